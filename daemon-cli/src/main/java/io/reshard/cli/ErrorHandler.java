@@ -1,0 +1,42 @@
+package io.reshard.cli;
+
+import io.reshard.cluster.ClusterException;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Maps the exceptions a command throws to a one-line message on standard error and an exit code
+ * from {@link ExitCodes}. Expected failures print their message only; unexpected ones print the
+ * stack trace too, since they are bugs.
+ */
+final class ErrorHandler implements IExecutionExceptionHandler {
+
+  @Override
+  public int handleExecutionException(Exception e, CommandLine cmd, ParseResult parsed) {
+    int code = exitCodeOf(e);
+    String name = cmd.getCommandName();
+    if (code == ExitCodes.ERROR && !(e instanceof ClusterException)) {
+      cmd.getErr().println(name + ": unexpected error: " + e);
+      e.printStackTrace(cmd.getErr());
+    } else {
+      cmd.getErr().println(name + ": " + e.getMessage());
+    }
+    cmd.getErr().flush();
+    return code;
+  }
+
+  /** The exit code for an exception thrown by a command. */
+  static int exitCodeOf(Throwable e) {
+    if (e instanceof ClusterException ce) {
+      return switch (ce.kind()) {
+        case PORT_IN_USE, NO_CLUSTER, MISSING_PROGRAM -> ExitCodes.REFUSED;
+        case START_FAILED, OTHER -> ExitCodes.ERROR;
+      };
+    }
+    if (e instanceof IllegalArgumentException) {
+      return ExitCodes.USAGE;
+    }
+    return ExitCodes.ERROR;
+  }
+}

@@ -1,0 +1,165 @@
+package io.reshard.cluster;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The contents of {@code DIR/cluster.json}, which {@code cluster up} writes and scripts read:
+ *
+ * <pre>{@code
+ * {"mariadb": [{"name", "role": "shard"|"spare", "host", "port", "socket", "user",
+ *               "server_id", "pid", "datadir"}, ...],
+ *  "kafka": {"bootstrap": "host:port", "port", "controller_port", "pid"}}
+ * }</pre>
+ *
+ * Servers are in order, shards first. Every {@code port} and {@code pid} is a JSON integer; a
+ * {@code pid} of 0 means the process has not been started. Unknown keys are kept out of the model
+ * but tolerated on read, so later versions may add keys.
+ *
+ * @param mariadb the servers, shards first
+ * @param kafka the broker
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record ClusterDescriptor(List<Server> mariadb, Broker kafka) {
+
+  /** File name of the descriptor inside the cluster directory. */
+  public static final String FILE_NAME = "cluster.json";
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /**
+   * One MariaDB server.
+   *
+   * @param name the server's name ({@code db1}, {@code db2}, ...)
+   * @param role {@code shard} or {@code spare}
+   * @param host the address it listens on ({@code 127.0.0.1})
+   * @param port its TCP port
+   * @param socket the path of its unix socket
+   * @param user the user that connects without a password over TCP ({@code root}: a local
+   *     development default)
+   * @param serverId its {@code server_id}, also its {@code gtid_domain_id}
+   * @param pid the process id of its {@code mariadbd}, 0 if not started
+   * @param datadir its data directory (binlogs live there too)
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Server(
+      String name,
+      String role,
+      String host,
+      int port,
+      String socket,
+      String user,
+      @JsonProperty("server_id") int serverId,
+      long pid,
+      String datadir) {
+
+    /** Returns a copy with another pid. */
+    public Server withPid(long newPid) {
+      return new Server(name, role, host, port, socket, user, serverId, newPid, datadir);
+    }
+
+    /** A JDBC URL for this server's database {@code database} (may be empty for none). */
+    public String jdbcUrl(String database) {
+      return "jdbc:mariadb://" + host + ":" + port + "/" + database;
+    }
+  }
+
+  /**
+   * The Kafka broker.
+   *
+   * @param bootstrap {@code host:port} for {@code bootstrap.servers}
+   * @param port the client listener's port
+   * @param controllerPort the KRaft controller listener's port
+   * @param pid the process id of the broker JVM, 0 if not started
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Broker(
+      String bootstrap, int port, @JsonProperty("controller_port") int controllerPort, long pid) {
+
+    /** Returns a copy with another pid. */
+    public Broker withPid(long newPid) {
+      return new Broker(bootstrap, port, controllerPort, newPid);
+    }
+  }
+
+  /** The servers whose role is {@code shard}, in order. */
+  public List<Server> shards() {
+    return mariadb.stream().filter(s -> "shard".equals(s.role())).toList();
+  }
+
+  /** The servers whose role is {@code spare}, in order. */
+  public List<Server> spares() {
+    return mariadb.stream().filter(s -> "spare".equals(s.role())).toList();
+  }
+
+  /** Returns a copy in which server {@code index} (0-based) has another pid. */
+  public ClusterDescriptor withServerPid(int index, long pid) {
+    List<Server> servers = new java.util.ArrayList<>(mariadb);
+    servers.set(index, servers.get(index).withPid(pid));
+    return new ClusterDescriptor(List.copyOf(servers), kafka);
+  }
+
+  /** Returns a copy in which the broker has another pid. */
+  public ClusterDescriptor withKafkaPid(long pid) {
+    return new ClusterDescriptor(mariadb, kafka.withPid(pid));
+  }
+
+  /**
+   * Reads {@code dir/cluster.json}.
+   *
+   * @return the descriptor, or empty if the file does not exist
+   * @throws ClusterException if the file exists but cannot be read or parsed
+   */
+  public static Optional<ClusterDescriptor> read(Path dir) {
+    Path file = dir.resolve(FILE_NAME);
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(JSON.readValue(file.toFile(), ClusterDescriptor.class));
+    } catch (IOException e) {
+      throw new ClusterException(
+          ClusterException.Kind.NO_CLUSTER,
+          file + " is not a readable cluster descriptor (" + e.getMessage() + ")",
+          e);
+    }
+  }
+
+  /**
+   * Writes {@code dir/cluster.json} atomically (write to a temporary file, then rename), so a
+   * reader never sees half a file.
+   *
+   * @throws ClusterException on an I/O error
+   */
+  public void write(Path dir) {
+    Path file = dir.resolve(FILE_NAME);
+    Path tmp = dir.resolve(FILE_NAME + ".tmp");
+    try {
+      JSON.writeValue(tmp.toFile(), this);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new ClusterException(
+          ClusterException.Kind.OTHER, "cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The descriptor as pretty-printed JSON. */
+  public String toJson() {
+    try {
+      return JSON.writeValueAsString(this);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.reshard.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Turns a {@link ClusterSpec} into the descriptor of a cluster that has not been started. */
+final class ClusterLayout {
+
+  /** The address every process binds: loopback only. */
+  static final String HOST = "127.0.0.1";
+
+  /** The user that connects without a password: a local development default. */
+  static final String ROOT_USER = "root";
+
+  private ClusterLayout() {}
+
+  /**
+   * Names the servers {@code db1..dbN}, shards first, with consecutive ports, {@code server_id =
+   * gtid_domain_id = i}, and every pid 0.
+   */
+  static ClusterDescriptor describe(ClusterSpec spec) {
+    List<ClusterDescriptor.Server> servers = new ArrayList<>();
+    for (int i = 1; i <= spec.servers(); i++) {
+      String name = "db" + i;
+      servers.add(
+          new ClusterDescriptor.Server(
+              name,
+              i <= spec.shards() ? "shard" : "spare",
+              HOST,
+              spec.mariadbBasePort() + i - 1,
+              MariaDbServer.socketPath(spec.dir(), name),
+              ROOT_USER,
+              i,
+              0,
+              MariaDbServer.homeOf(spec.dir(), name).resolve("data").toString()));
+    }
+    ClusterDescriptor.Broker broker =
+        new ClusterDescriptor.Broker(
+            HOST + ":" + spec.kafkaPort(), spec.kafkaPort(), spec.kafkaPort() + 1, 0);
+    return new ClusterDescriptor(List.copyOf(servers), broker);
+  }
+}
