@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Brings a local cluster up, reports on it, and brings it down. The cluster is described by {@code
@@ -68,8 +69,14 @@ public final class LocalCluster {
    *     processes this call started are stopped again before it throws
    */
   public static ClusterDescriptor up(ClusterSpec spec, Consumer<String> out) {
-    Path mariadbd = requireProgram("mariadbd");
-    Path installDb = requireProgram("mariadb-install-db");
+    return up(spec, out, OsProcesses::findProgram);
+  }
+
+  /** {@link #up(ClusterSpec, Consumer)} with the way programs are found made explicit (tests). */
+  static ClusterDescriptor up(
+      ClusterSpec spec, Consumer<String> out, Function<String, Optional<Path>> programs) {
+    Path mariadbd = requireProgram(programs, "mariadbd");
+    Path installDb = requireProgram(programs, "mariadb-install-db");
     KafkaBroker.brokerClasspath(); // fail early if the build's broker classpath is unusable
     ClusterState state = new ClusterState(spec.dir(), existingOrNew(spec));
     List<Future<?>> starts = new ArrayList<>();
@@ -250,8 +257,9 @@ public final class LocalCluster {
         "%-6s %-6s 127.0.0.1:%-5d pid %-8d %s", name, role, port, pid, action.name().toLowerCase());
   }
 
-  private static Path requireProgram(String program) {
-    return OsProcesses.findProgram(program)
+  private static Path requireProgram(Function<String, Optional<Path>> programs, String program) {
+    return programs
+        .apply(program)
         .orElseThrow(
             () ->
                 new ClusterException(

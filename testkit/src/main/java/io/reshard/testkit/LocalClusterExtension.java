@@ -1,0 +1,104 @@
+package io.reshard.testkit;
+
+import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.cluster.ClusterSpec;
+import io.reshard.cluster.FreePorts;
+import io.reshard.cluster.LocalCluster;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * JUnit 5 extension that starts one local cluster per test JVM, on the first test class that asks
+ * for it, and stops it when the run ends; every test class then gets a {@link TestCluster} (as a
+ * constructor or method parameter) with its own database on every server and its own Kafka topic
+ * prefix, so the suite pays the start-up once and classes never see each other's rows.
+ *
+ * <p>Shape, from system properties: {@code reshard.test.shards} (default 4) shards and {@code
+ * reshard.test.spares} (default 2) spares, on free ports found from 23306 (MariaDB) and 29092
+ * (Kafka) up, under {@code reshard.test.root} (default {@code target/test-clusters}).
+ *
+ * <p>Use: {@code @ExtendWith(LocalClusterExtension.class)} on the class. Thread-safe.
+ */
+public final class LocalClusterExtension
+    implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(LocalClusterExtension.class);
+  private static final AtomicInteger CLASS_COUNTER = new AtomicInteger();
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    SharedCluster shared =
+        context
+            .getRoot()
+            .getStore(NAMESPACE)
+            .getOrComputeIfAbsent(SharedCluster.class, k -> SharedCluster.start(), SharedCluster.class);
+    String name = TestCluster.databaseNameFor(context.getRequiredTestClass(), CLASS_COUNTER.incrementAndGet());
+    TestCluster cluster = new TestCluster(shared.dir, shared.descriptor, name);
+    cluster.createDatabases();
+    context.getStore(NAMESPACE).put(TestCluster.class, cluster);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    TestCluster cluster = context.getStore(NAMESPACE).remove(TestCluster.class, TestCluster.class);
+    if (cluster != null) {
+      cluster.dropDatabases();
+    }
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    return parameter.getParameter().getType() == TestCluster.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    TestCluster cluster = context.getStore(NAMESPACE).get(TestCluster.class, TestCluster.class);
+    if (cluster == null) {
+      throw new IllegalStateException("the local cluster is only available after beforeAll");
+    }
+    return cluster;
+  }
+
+  /** The cluster of this test JVM; stopped when the root context closes. */
+  static final class SharedCluster implements AutoCloseable {
+    final Path dir;
+    final ClusterDescriptor descriptor;
+
+    private SharedCluster(Path dir, ClusterDescriptor descriptor) {
+      this.dir = dir;
+      this.descriptor = descriptor;
+    }
+
+    static SharedCluster start() {
+      int shards = Integer.getInteger("reshard.test.shards", 4);
+      int spares = Integer.getInteger("reshard.test.spares", 2);
+      Path root = Path.of(System.getProperty("reshard.test.root", "target/test-clusters"));
+      Path dir = root.resolve("run-" + ProcessHandle.current().pid());
+      ClusterSpec spec =
+          new ClusterSpec(
+              dir,
+              shards,
+              spares,
+              FreePorts.block(23306, shards + spares),
+              FreePorts.block(29092, 2));
+      long t0 = System.nanoTime();
+      ClusterDescriptor d = LocalCluster.up(spec, line -> System.err.println("[test cluster] " + line));
+      System.err.printf(
+          "[test cluster] %d MariaDB servers and Kafka ready in %.1f s under %s%n",
+          spec.servers(), (System.nanoTime() - t0) / 1e9, spec.dir());
+      return new SharedCluster(spec.dir(), d);
+    }
+
+    @Override
+    public void close() {
+      LocalCluster.down(dir).forEach(line -> System.err.println("[test cluster] " + line));
+    }
+  }
+}

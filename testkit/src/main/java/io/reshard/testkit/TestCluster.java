@@ -1,0 +1,111 @@
+package io.reshard.testkit;
+
+import io.reshard.cluster.ClusterDescriptor;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What one test class sees of the shared local cluster: the servers, the Kafka bootstrap address,
+ * a database name that only this class uses (created on every server before the class, dropped
+ * after it), and a Kafka topic prefix that only this class uses.
+ *
+ * <p>Thread-safe; connections it hands out are the caller's to close.
+ */
+public final class TestCluster {
+  private final Path dir;
+  private final ClusterDescriptor descriptor;
+  private final String database;
+
+  TestCluster(Path dir, ClusterDescriptor descriptor, String database) {
+    this.dir = dir;
+    this.descriptor = descriptor;
+    this.database = database;
+  }
+
+  /** A database name for a test class: {@code t_<class>_<n>}, lower case, at most 64 chars. */
+  static String databaseNameFor(Class<?> testClass, int n) {
+    String base = testClass.getSimpleName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+    String suffix = "_" + n;
+    int room = 64 - 2 - suffix.length();
+    return "t_" + (base.length() > room ? base.substring(0, room) : base) + suffix;
+  }
+
+  /** The cluster directory (holds {@code cluster.json} and every server's files). */
+  public Path dir() {
+    return dir;
+  }
+
+  /** The cluster's descriptor, as {@code cluster.json} has it. */
+  public ClusterDescriptor descriptor() {
+    return descriptor;
+  }
+
+  /** The servers with the role shard, in order. */
+  public List<ClusterDescriptor.Server> shards() {
+    return descriptor.shards();
+  }
+
+  /** The servers with the role spare, in order. */
+  public List<ClusterDescriptor.Server> spares() {
+    return descriptor.spares();
+  }
+
+  /** This class's database, present on every server. */
+  public String database() {
+    return database;
+  }
+
+  /** A topic prefix that only this class uses, e.g. {@code t_routerit_3}. */
+  public String topicPrefix() {
+    return database;
+  }
+
+  /** The Kafka {@code bootstrap.servers} value. */
+  public String bootstrap() {
+    return descriptor.kafka().bootstrap();
+  }
+
+  /** A JDBC URL for this class's database on {@code server}. */
+  public String jdbcUrl(ClusterDescriptor.Server server) {
+    return server.jdbcUrl(database);
+  }
+
+  /** A new connection as root to this class's database on {@code server}. */
+  public Connection connect(ClusterDescriptor.Server server) throws SQLException {
+    return DriverManager.getConnection(jdbcUrl(server), server.user(), "");
+  }
+
+  /** Runs {@code statements} in this class's database on {@code server}. */
+  public void execute(ClusterDescriptor.Server server, String... statements) throws SQLException {
+    try (Connection c = connect(server);
+        Statement s = c.createStatement()) {
+      for (String sql : statements) {
+        s.execute(sql);
+      }
+    }
+  }
+
+  void createDatabases() {
+    forEachServer("CREATE DATABASE IF NOT EXISTS `" + database + "`");
+  }
+
+  void dropDatabases() {
+    forEachServer("DROP DATABASE IF EXISTS `" + database + "`");
+  }
+
+  private void forEachServer(String sql) {
+    for (ClusterDescriptor.Server s : descriptor.mariadb()) {
+      try (Connection c = DriverManager.getConnection(s.jdbcUrl(""), s.user(), "");
+          Statement st = c.createStatement()) {
+        st.execute(sql);
+      } catch (SQLException e) {
+        throw new IllegalStateException(s.name() + ": " + sql + ": " + e.getMessage(), e);
+      }
+    }
+  }
+}
