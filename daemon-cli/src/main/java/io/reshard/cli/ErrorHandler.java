@@ -34,7 +34,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         case START_FAILED, OTHER -> ExitCodes.ERROR;
       };
     }
-    if (e instanceof IllegalArgumentException) {
+    if (e instanceof CommandLine.ParameterException || e instanceof IllegalArgumentException) {
       return ExitCodes.USAGE;
     }
     return ExitCodes.ERROR;

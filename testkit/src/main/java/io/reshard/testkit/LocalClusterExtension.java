@@ -37,8 +37,11 @@ public final class LocalClusterExtension
         context
             .getRoot()
             .getStore(NAMESPACE)
-            .getOrComputeIfAbsent(SharedCluster.class, k -> SharedCluster.start(), SharedCluster.class);
-    String name = TestCluster.databaseNameFor(context.getRequiredTestClass(), CLASS_COUNTER.incrementAndGet());
+            .getOrComputeIfAbsent(
+                SharedCluster.class, k -> SharedCluster.start(), SharedCluster.class);
+    String name =
+        TestCluster.databaseNameFor(
+            context.getRequiredTestClass(), CLASS_COUNTER.incrementAndGet());
     TestCluster cluster = new TestCluster(shared.dir, shared.descriptor, name);
     cluster.createDatabases();
     context.getStore(NAMESPACE).put(TestCluster.class, cluster);
@@ -89,7 +92,8 @@ public final class LocalClusterExtension
               FreePorts.block(23306, shards + spares),
               FreePorts.block(29092, 2));
       long t0 = System.nanoTime();
-      ClusterDescriptor d = LocalCluster.up(spec, line -> System.err.println("[test cluster] " + line));
+      ClusterDescriptor d =
+          LocalCluster.up(spec, line -> System.err.println("[test cluster] " + line));
       System.err.printf(
           "[test cluster] %d MariaDB servers and Kafka ready in %.1f s under %s%n",
           spec.servers(), (System.nanoTime() - t0) / 1e9, spec.dir());

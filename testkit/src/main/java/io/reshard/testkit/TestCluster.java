@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What one test class sees of the shared local cluster: the servers, the Kafka bootstrap address,
- * a database name that only this class uses (created on every server before the class, dropped
- * after it), and a Kafka topic prefix that only this class uses.
+ * What one test class sees of the shared local cluster: the servers, the Kafka bootstrap address, a
+ * database name that only this class uses (created on every server before the class, dropped after
+ * it), and a Kafka topic prefix that only this class uses.
  *
  * <p>Thread-safe; connections it hands out are the caller's to close.
  */
