@@ -1,0 +1,67 @@
+package io.reshard.cli;
+
+import io.reshard.cluster.StartupBenchmark;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code reshard bench ...}: benchmarks that print figures. Not part of the test run. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = "Benchmarks that print figures measured on this machine.",
+    subcommands = {BenchCommand.Startup.class})
+final class BenchCommand {
+
+  /** {@code bench startup}. */
+  @Command(
+      name = "startup",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Time a fresh local cluster from nothing until every MariaDB server answers a SQL query",
+        "and Kafka commits a transactional produce; then time `down`. Prints each run and the median."
+      })
+  static final class Startup implements Callable<Integer> {
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--servers", defaultValue = "5", description = "MariaDB servers. Default: ${DEFAULT-VALUE}.")
+    int servers;
+
+    @Option(names = "--runs", defaultValue = "3", description = "Repetitions. Default: ${DEFAULT-VALUE}.")
+    int runs;
+
+    @Option(
+        names = "--work-dir",
+        defaultValue = "target/bench",
+        description = "Where each run's cluster directory goes. Default: ${DEFAULT-VALUE}.")
+    Path workDir;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf("startup benchmark: %d MariaDB servers + 1 Kafka broker, %d runs%n", servers, runs);
+      List<StartupBenchmark.Run> result = StartupBenchmark.run(workDir, servers, runs, line -> {
+        out.println(line);
+        out.flush();
+      });
+      out.printf(
+          "median: cluster up %.2f s, ready for SQL and a Kafka transaction %.2f s, down %.2f s%n",
+          median(result, StartupBenchmark.Run::clusterUp),
+          median(result, StartupBenchmark.Run::total),
+          median(result, StartupBenchmark.Run::down));
+      return ExitCodes.OK;
+    }
+
+    private static double median(List<StartupBenchmark.Run> runs, ToDoubleFunction<StartupBenchmark.Run> f) {
+      double[] v = runs.stream().mapToDouble(f).toArray();
+      Arrays.sort(v);
+      return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+  }
+}
