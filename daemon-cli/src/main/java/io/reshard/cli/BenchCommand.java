@@ -30,10 +30,16 @@ final class BenchCommand {
   static final class Startup implements Callable<Integer> {
     @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--servers", defaultValue = "5", description = "MariaDB servers. Default: ${DEFAULT-VALUE}.")
+    @Option(
+        names = "--servers",
+        defaultValue = "5",
+        description = "MariaDB servers. Default: ${DEFAULT-VALUE}.")
     int servers;
 
-    @Option(names = "--runs", defaultValue = "3", description = "Repetitions. Default: ${DEFAULT-VALUE}.")
+    @Option(
+        names = "--runs",
+        defaultValue = "3",
+        description = "Repetitions. Default: ${DEFAULT-VALUE}.")
     int runs;
 
     @Option(
@@ -45,11 +51,17 @@ final class BenchCommand {
     @Override
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
-      out.printf("startup benchmark: %d MariaDB servers + 1 Kafka broker, %d runs%n", servers, runs);
-      List<StartupBenchmark.Run> result = StartupBenchmark.run(workDir, servers, runs, line -> {
-        out.println(line);
-        out.flush();
-      });
+      out.printf(
+          "startup benchmark: %d MariaDB servers + 1 Kafka broker, %d runs%n", servers, runs);
+      List<StartupBenchmark.Run> result =
+          StartupBenchmark.run(
+              workDir,
+              servers,
+              runs,
+              line -> {
+                out.println(line);
+                out.flush();
+              });
       out.printf(
           "median: cluster up %.2f s, ready for SQL and a Kafka transaction %.2f s, down %.2f s%n",
           median(result, StartupBenchmark.Run::clusterUp),
@@ -58,7 +70,8 @@ final class BenchCommand {
       return ExitCodes.OK;
     }
 
-    private static double median(List<StartupBenchmark.Run> runs, ToDoubleFunction<StartupBenchmark.Run> f) {
+    private static double median(
+        List<StartupBenchmark.Run> runs, ToDoubleFunction<StartupBenchmark.Run> f) {
       double[] v = runs.stream().mapToDouble(f).toArray();
       Arrays.sort(v);
       return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;

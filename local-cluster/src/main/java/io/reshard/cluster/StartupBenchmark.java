@@ -52,7 +52,8 @@ public final class StartupBenchmark {
     for (int i = 1; i <= runs; i++) {
       Path dir = Files.createTempDirectory(Files.createDirectories(workDir), "startup-");
       ClusterSpec spec =
-          new ClusterSpec(dir, servers, 0, FreePorts.block(27306, servers), FreePorts.block(29892, 2));
+          new ClusterSpec(
+              dir, servers, 0, FreePorts.block(27306, servers), FreePorts.block(29892, 2));
       long t0 = System.nanoTime();
       ClusterDescriptor d = LocalCluster.up(spec, line -> {});
       long t1 = System.nanoTime();
@@ -85,25 +86,33 @@ public final class StartupBenchmark {
           Statement st = c.createStatement();
           ResultSet rs = st.executeQuery("SELECT @@server_id")) {
         if (!rs.next() || rs.getInt(1) != s.serverId()) {
-          throw new ClusterException(ClusterException.Kind.OTHER, s.name() + " has the wrong server_id");
+          throw new ClusterException(
+              ClusterException.Kind.OTHER, s.name() + " has the wrong server_id");
         }
       } catch (SQLException e) {
-        throw new ClusterException(ClusterException.Kind.OTHER, s.name() + ": " + e.getMessage(), e);
+        throw new ClusterException(
+            ClusterException.Kind.OTHER, s.name() + ": " + e.getMessage(), e);
       }
     }
   }
 
   private static void commitOneTransaction(String bootstrap) {
     String topic = "startup-" + UUID.randomUUID();
-    try (Admin admin = Admin.create(java.util.Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
-        KafkaProducer<String, String> producer = new KafkaProducer<>(SmokeCheck.producerProps(bootstrap))) {
-      admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
+    try (Admin admin =
+            Admin.create(java.util.Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+        KafkaProducer<String, String> producer =
+            new KafkaProducer<>(SmokeCheck.producerProps(bootstrap))) {
+      admin
+          .createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
+          .all()
+          .get(60, TimeUnit.SECONDS);
       producer.initTransactions();
       producer.beginTransaction();
       producer.send(new ProducerRecord<>(topic, "k", "v"));
       producer.commitTransaction();
     } catch (Exception e) {
-      throw new ClusterException(ClusterException.Kind.OTHER, "Kafka at " + bootstrap + ": " + e, e);
+      throw new ClusterException(
+          ClusterException.Kind.OTHER, "Kafka at " + bootstrap + ": " + e, e);
     }
   }
 }
