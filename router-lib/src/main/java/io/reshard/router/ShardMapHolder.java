@@ -1,0 +1,87 @@
+package io.reshard.router;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The newest-version-wins part of every {@link ShardMapSource}: {@link #offer} keeps a map only if
+ * it is newer than the one held, for the same keyspace, then wakes waiters and notifies listeners.
+ * Thread-safe.
+ */
+class ShardMapHolder implements ShardMapSource {
+  private final String keyspace;
+  private final List<Consumer<ShardMap>> listeners = new CopyOnWriteArrayList<>();
+  private ShardMap current;
+
+  ShardMapHolder(String keyspace) {
+    this.keyspace = keyspace;
+  }
+
+  /**
+   * Keeps {@code map} if it is for this keyspace and newer than the held one.
+   *
+   * @return true if it was kept
+   */
+  boolean offer(ShardMap map) {
+    if (!map.keyspace().equals(keyspace)) {
+      return false;
+    }
+    synchronized (this) {
+      if (current != null && map.version() <= current.version()) {
+        return false;
+      }
+      current = map;
+      notifyAll();
+    }
+    for (Consumer<ShardMap> l : listeners) {
+      l.accept(map);
+    }
+    return true;
+  }
+
+  String keyspace() {
+    return keyspace;
+  }
+
+  @Override
+  public synchronized ShardMap current() {
+    if (current == null) {
+      throw new ReshardException("no shard map for keyspace " + keyspace + " has been seen yet");
+    }
+    return current;
+  }
+
+  /** The held map, or empty before the first. */
+  synchronized Optional<ShardMap> peek() {
+    return Optional.ofNullable(current);
+  }
+
+  @Override
+  public synchronized Optional<ShardMap> awaitVersion(long version, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (current == null || current.version() < version) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return Optional.empty();
+      }
+      try {
+        wait(Math.max(1, left / 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ReshardException("interrupted while waiting for shard map version " + version, e);
+      }
+    }
+    return Optional.of(current);
+  }
+
+  @Override
+  public void addListener(Consumer<ShardMap> listener) {
+    listeners.add(listener);
+  }
+
+  @Override
+  public void close() {}
+}

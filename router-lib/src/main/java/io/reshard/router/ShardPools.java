@@ -1,0 +1,59 @@
+package io.reshard.router;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One HikariCP pool per shard server, opened on first use, for the keyspace's database on that
+ * server. Thread-safe.
+ */
+final class ShardPools implements AutoCloseable {
+  private final String keyspace;
+  private final EndpointResolver endpoints;
+  private final RouterConfig config;
+  private final Map<String, HikariDataSource> pools = new ConcurrentHashMap<>();
+
+  ShardPools(String keyspace, EndpointResolver endpoints, RouterConfig config) {
+    this.keyspace = keyspace;
+    this.endpoints = endpoints;
+    this.config = config;
+  }
+
+  /**
+   * A connection to {@code shard}'s server, in the keyspace's database, in autocommit mode.
+   *
+   * @throws ShardQueryException if none can be had within the connection timeout
+   */
+  Connection connect(Shard shard) {
+    HikariDataSource pool = pools.computeIfAbsent(shard.endpoint(), this::open);
+    try {
+      return pool.getConnection();
+    } catch (SQLException e) {
+      throw new ShardQueryException(shard.name(), "connecting to " + shard.endpoint(), e);
+    }
+  }
+
+  private HikariDataSource open(String endpointRef) {
+    JdbcEndpoint e = endpoints.resolve(endpointRef);
+    HikariConfig hc = new HikariConfig();
+    hc.setPoolName("reshard-" + keyspace + "-" + endpointRef);
+    hc.setJdbcUrl(e.urlFor(keyspace));
+    hc.setUsername(e.user());
+    hc.setPassword(e.password());
+    hc.setMaximumPoolSize(config.poolSizePerShard());
+    hc.setMinimumIdle(1);
+    hc.setConnectionTimeout(config.connectionTimeout().toMillis());
+    hc.setInitializationFailTimeout(-1); // a shard that is down fails its own queries, not the router
+    return new HikariDataSource(hc);
+  }
+
+  @Override
+  public void close() {
+    pools.values().forEach(HikariDataSource::close);
+    pools.clear();
+  }
+}
