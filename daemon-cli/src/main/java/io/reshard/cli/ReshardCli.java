@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
     versionProvider = ReshardCli.Version.class,
     description = "Split and merge the shards of a hash-sharded MySQL/MariaDB keyspace online.",
     footer = ExitCodes.HELP_TEXT,
-    subcommands = {ClusterCommand.class, SmokeCommand.class})
+    subcommands = {ClusterCommand.class, SmokeCommand.class, KeyspaceIdCommand.class})
 public final class ReshardCli {
 
   /**
