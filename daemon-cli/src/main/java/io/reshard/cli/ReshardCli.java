@@ -16,7 +16,12 @@ import picocli.CommandLine.Command;
     versionProvider = ReshardCli.Version.class,
     description = "Split and merge the shards of a hash-sharded MySQL/MariaDB keyspace online.",
     footer = ExitCodes.HELP_TEXT,
-    subcommands = {ClusterCommand.class, SmokeCommand.class, BenchCommand.class})
+    subcommands = {
+      ClusterCommand.class,
+      SmokeCommand.class,
+      KeyspaceIdCommand.class,
+      BenchCommand.class
+    })
 public final class ReshardCli {
 
   /**
