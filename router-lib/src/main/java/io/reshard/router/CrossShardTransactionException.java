@@ -16,7 +16,13 @@ public class CrossShardTransactionException extends ReshardException {
   public CrossShardTransactionException(String keyspace, String first, String second) {
     super(
         "transaction refused: it touches shard "
-            + keyspace + "/" + first + " and shard " + keyspace + "/" + second
+            + keyspace
+            + "/"
+            + first
+            + " and shard "
+            + keyspace
+            + "/"
+            + second
             + ", and the router is in single-shard mode; it was rolled back. Route all of it by the"
             + " same sharding key, or use multi mode (not atomic across shards)");
   }

@@ -6,10 +6,10 @@ import java.util.List;
 /**
  * Finds a table's primary vindex column and lookup vindexes in a vschema.
  *
- * <p>A lookup table maps its {@code from} column to its {@code to} column. When {@code to} is
- * named {@code keyspace_id} (Vitess's convention) it holds the row's keyspace id as bytes;
- * otherwise it holds the row's primary vindex value, from which the keyspace id is computed.
- * Only single-column lookups route queries here.
+ * <p>A lookup table maps its {@code from} column to its {@code to} column. When {@code to} is named
+ * {@code keyspace_id} (Vitess's convention) it holds the row's keyspace id as bytes; otherwise it
+ * holds the row's primary vindex value, from which the keyspace id is computed. Only single-column
+ * lookups route queries here.
  */
 final class Lookups {
   private Lookups() {}
@@ -18,7 +18,8 @@ final class Lookups {
   static String primaryColumn(VSchema vschema, String table) {
     return requireTable(vschema, table)
         .primaryVindex()
-        .orElseThrow(() -> new IllegalArgumentException("table " + table + " has no primary vindex"))
+        .orElseThrow(
+            () -> new IllegalArgumentException("table " + table + " has no primary vindex"))
         .column();
   }
 
@@ -43,13 +44,17 @@ final class Lookups {
         LookupVindexSpec spec = def.lookup();
         if (spec.fromColumns().size() != 1) {
           throw new IllegalArgumentException(
-              "lookup vindex " + spec.name() + " has " + spec.fromColumns().size()
+              "lookup vindex "
+                  + spec.name()
+                  + " has "
+                  + spec.fromColumns().size()
                   + " from-columns; only single-column lookups route queries");
         }
         return spec;
       }
     }
-    throw new IllegalArgumentException("table " + table + " has no lookup vindex on column " + column);
+    throw new IllegalArgumentException(
+        "table " + table + " has no lookup vindex on column " + column);
   }
 
   /** The lookup table's name without a keyspace qualifier. */
@@ -59,7 +64,10 @@ final class Lookups {
     return dot < 0 ? t : t.substring(dot + 1);
   }
 
-  /** What the lookup row's {@code to} column holds for a row whose primary vindex value is {@code key}. */
+  /**
+   * What the lookup row's {@code to} column holds for a row whose primary vindex value is {@code
+   * key}.
+   */
   static Object toValue(LookupVindexSpec spec, ShardMap map, String table, Object key) {
     if ("keyspace_id".equalsIgnoreCase(spec.toColumn())) {
       return map.vschema().primaryVindex(table).functional().keyspaceId(key).bytes();

@@ -11,7 +11,9 @@ package io.reshard.router;
 public class ReshardException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** @param message what went wrong and what to do */
+  /**
+   * @param message what went wrong and what to do
+   */
   public ReshardException(String message) {
     super(message);
   }

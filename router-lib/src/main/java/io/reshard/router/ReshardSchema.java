@@ -20,7 +20,9 @@ public final class ReshardSchema {
 
   /** Creates the fence table. */
   public static final String CREATE_FENCE =
-      "CREATE TABLE IF NOT EXISTS " + DATABASE + ".fence ("
+      "CREATE TABLE IF NOT EXISTS "
+          + DATABASE
+          + ".fence ("
           + " keyspace VARBINARY(64) NOT NULL,"
           + " shard VARBINARY(64) NOT NULL,"
           + " epoch BIGINT NOT NULL,"
@@ -29,13 +31,15 @@ public final class ReshardSchema {
           + ") ENGINE=InnoDB";
 
   /**
-   * The router's first statement in a write transaction on a shard: a shared lock on the fence
-   * row. The switcher's {@code UPDATE ... SET writable = 0} needs the exclusive lock, so it waits
-   * for every router transaction that holds the row, and every later one queues behind it: once
-   * the update commits, no router write can commit on the shard (DESIGN 4.3).
+   * The router's first statement in a write transaction on a shard: a shared lock on the fence row.
+   * The switcher's {@code UPDATE ... SET writable = 0} needs the exclusive lock, so it waits for
+   * every router transaction that holds the row, and every later one queues behind it: once the
+   * update commits, no router write can commit on the shard (DESIGN 4.3).
    */
   static final String FENCE_CHECK =
-      "SELECT epoch, writable FROM " + DATABASE + ".fence WHERE keyspace = ? AND shard = ?"
+      "SELECT epoch, writable FROM "
+          + DATABASE
+          + ".fence WHERE keyspace = ? AND shard = ?"
           + " LOCK IN SHARE MODE";
 
   private ReshardSchema() {}
@@ -54,11 +58,14 @@ public final class ReshardSchema {
    * @param epoch the shard's write epoch
    * @param writable whether routers may write
    */
-  public static void setFence(Connection c, String keyspace, String shard, long epoch, boolean writable)
+  public static void setFence(
+      Connection c, String keyspace, String shard, long epoch, boolean writable)
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            "INSERT INTO " + DATABASE + ".fence (keyspace, shard, epoch, writable) VALUES (?, ?, ?, ?)"
+            "INSERT INTO "
+                + DATABASE
+                + ".fence (keyspace, shard, epoch, writable) VALUES (?, ?, ?, ?)"
                 + " ON DUPLICATE KEY UPDATE epoch = VALUES(epoch), writable = VALUES(writable)")) {
       ps.setString(1, keyspace);
       ps.setString(2, shard);

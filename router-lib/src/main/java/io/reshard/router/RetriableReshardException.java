@@ -4,7 +4,9 @@ package io.reshard.router;
 public class RetriableReshardException extends ReshardException {
   private static final long serialVersionUID = 1L;
 
-  /** @param message what went wrong and what to do */
+  /**
+   * @param message what went wrong and what to do
+   */
   public RetriableReshardException(String message) {
     super(message);
   }

@@ -20,8 +20,8 @@ import java.util.Optional;
  *       in parallel, merged; with an order and a limit each shard is asked for the limit and the
  *       merge keeps the first {@code limit}. Only the read partition is asked, so a row held on
  *       both sides of a running workflow is never returned twice.
- *   <li>Writes ({@link #inTransaction}, {@link #insert}, {@link #delete}): fenced per shard
- *       ({@link RouterTransaction}), retried and buffered across cutovers ({@link WriteRetry}).
+ *   <li>Writes ({@link #inTransaction}, {@link #insert}, {@link #delete}): fenced per shard ({@link
+ *       RouterTransaction}), retried and buffered across cutovers ({@link WriteRetry}).
  * </ul>
  *
  * <p>Reads are not fenced: a router that has not yet seen a new map reads the old owner, which may
@@ -36,7 +36,11 @@ public final class Router implements AutoCloseable {
   private final WriteRetry writes;
   private final String keyspace;
 
-  private Router(ShardMapSource maps, EndpointResolver endpoints, RouterConfig config, MeterRegistry registry) {
+  private Router(
+      ShardMapSource maps,
+      EndpointResolver endpoints,
+      RouterConfig config,
+      MeterRegistry registry) {
     this.maps = maps;
     this.config = config;
     this.keyspace = maps.current().keyspace();
@@ -51,13 +55,20 @@ public final class Router implements AutoCloseable {
    *
    * @throws ReshardException if {@code maps} has no map yet
    */
-  public static Router create(ShardMapSource maps, EndpointResolver endpoints, RouterConfig config) {
+  public static Router create(
+      ShardMapSource maps, EndpointResolver endpoints, RouterConfig config) {
     return new Router(maps, endpoints, config, new SimpleMeterRegistry());
   }
 
-  /** As {@link #create(ShardMapSource, EndpointResolver, RouterConfig)}, with metrics bound to {@code registry}. */
+  /**
+   * As {@link #create(ShardMapSource, EndpointResolver, RouterConfig)}, with metrics bound to
+   * {@code registry}.
+   */
   public static Router create(
-      ShardMapSource maps, EndpointResolver endpoints, RouterConfig config, MeterRegistry registry) {
+      ShardMapSource maps,
+      EndpointResolver endpoints,
+      RouterConfig config,
+      MeterRegistry registry) {
     return new Router(maps, endpoints, config, registry);
   }
 
@@ -81,7 +92,8 @@ public final class Router implements AutoCloseable {
    * @throws UnmappableValueException if the key has no keyspace id (NULL, wrong type)
    * @throws ShardQueryException if the query fails
    */
-  public List<Map<String, Object>> query(String table, Object shardingKey, String sql, Object... params) {
+  public List<Map<String, Object>> query(
+      String table, Object shardingKey, String sql, Object... params) {
     ShardMap map = maps.current();
     Shard shard = map.readShardFor(keyspaceId(map, table, shardingKey));
     metrics.read("targeted", 1);
@@ -89,8 +101,8 @@ public final class Router implements AutoCloseable {
   }
 
   /**
-   * Resolves {@code value} of {@code column} through the table's lookup vindex to the row's
-   * primary vindex value (one query on the lookup table's shard).
+   * Resolves {@code value} of {@code column} through the table's lookup vindex to the row's primary
+   * vindex value (one query on the lookup table's shard).
    *
    * <p>A lookup row whose data row is gone (a crash between the two deletes, see {@link #delete})
    * still resolves; {@link #queryByLookup} then finds no row, which is the right answer.
@@ -105,9 +117,17 @@ public final class Router implements AutoCloseable {
     List<Map<String, Object>> rows =
         onShard(
             shard,
-            "SELECT " + q(spec.toColumn()) + " FROM " + q(lookupTable) + " WHERE " + q(spec.fromColumns().get(0)) + " = ?",
+            "SELECT "
+                + q(spec.toColumn())
+                + " FROM "
+                + q(lookupTable)
+                + " WHERE "
+                + q(spec.fromColumns().get(0))
+                + " = ?",
             value);
-    return rows.isEmpty() ? Optional.empty() : Optional.ofNullable(rows.get(0).values().iterator().next());
+    return rows.isEmpty()
+        ? Optional.empty()
+        : Optional.ofNullable(rows.get(0).values().iterator().next());
   }
 
   /**
@@ -184,14 +204,29 @@ public final class Router implements AutoCloseable {
       Object from = row.get(spec.fromColumns().get(0));
       Object to = Lookups.toValue(spec, map, table, key);
       inTransaction(
-          tx -> tx.update(lt, from,
-              "INSERT INTO " + q(lt) + " (" + q(spec.fromColumns().get(0)) + ", " + q(spec.toColumn()) + ") VALUES (?, ?)",
-              from, to));
+          tx ->
+              tx.update(
+                  lt,
+                  from,
+                  "INSERT INTO "
+                      + q(lt)
+                      + " ("
+                      + q(spec.fromColumns().get(0))
+                      + ", "
+                      + q(spec.toColumn())
+                      + ") VALUES (?, ?)",
+                  from,
+                  to));
     }
     String columns = String.join(", ", row.keySet().stream().map(Router::q).toList());
     String marks = String.join(", ", row.keySet().stream().map(c -> "?").toList());
-    inTransaction(tx -> tx.update(table, key,
-        "INSERT INTO " + q(table) + " (" + columns + ") VALUES (" + marks + ")", row.values().toArray()));
+    inTransaction(
+        tx ->
+            tx.update(
+                table,
+                key,
+                "INSERT INTO " + q(table) + " (" + columns + ") VALUES (" + marks + ")",
+                row.values().toArray()));
   }
 
   /**
@@ -205,11 +240,24 @@ public final class Router implements AutoCloseable {
     ShardMap map = maps.current();
     Object key = row.get(Lookups.primaryColumn(map.vschema(), table));
     String where = String.join(" AND ", row.keySet().stream().map(c -> q(c) + " = ?").toList());
-    int deleted = inTransaction(tx -> tx.update(table, key, "DELETE FROM " + q(table) + " WHERE " + where, row.values().toArray()));
+    int deleted =
+        inTransaction(
+            tx ->
+                tx.update(
+                    table,
+                    key,
+                    "DELETE FROM " + q(table) + " WHERE " + where,
+                    row.values().toArray()));
     for (LookupVindexSpec spec : Lookups.specs(map.vschema(), table)) {
       String lt = Lookups.tableName(spec);
       Object from = row.get(spec.fromColumns().get(0));
-      inTransaction(tx -> tx.update(lt, from, "DELETE FROM " + q(lt) + " WHERE " + q(spec.fromColumns().get(0)) + " = ?", from));
+      inTransaction(
+          tx ->
+              tx.update(
+                  lt,
+                  from,
+                  "DELETE FROM " + q(lt) + " WHERE " + q(spec.fromColumns().get(0)) + " = ?",
+                  from));
     }
     return deleted;
   }

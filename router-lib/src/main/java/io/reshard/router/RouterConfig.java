@@ -9,10 +9,10 @@ import java.util.List;
  * value and reports all problems at once.
  *
  * @param mode single-shard or multi-shard transactions; default {@link TransactionMode#SINGLE}
- * @param bufferWindow how long a write to a range being switched waits for the new shard map
- *     before failing; default 10 s (DESIGN 4.8)
- * @param maxBufferedWrites how many writes may wait at once; default 1,000. Past that, a write to
- *     a switching range fails at once rather than pile up threads
+ * @param bufferWindow how long a write to a range being switched waits for the new shard map before
+ *     failing; default 10 s (DESIGN 4.8)
+ * @param maxBufferedWrites how many writes may wait at once; default 1,000. Past that, a write to a
+ *     switching range fails at once rather than pile up threads
  * @param maxAttempts attempts per write transaction (first try included) on a retriable refusal;
  *     default 6
  * @param initialBackoff the first pause between attempts, doubled each time up to {@code
@@ -128,8 +128,15 @@ public record RouterConfig(
         throw new IllegalArgumentException("invalid router config: " + String.join("; ", problems));
       }
       return new RouterConfig(
-          mode, bufferWindow, maxBufferedWrites, maxAttempts, initialBackoff, maxBackoff,
-          poolSizePerShard, connectionTimeout, scatterThreads);
+          mode,
+          bufferWindow,
+          maxBufferedWrites,
+          maxAttempts,
+          initialBackoff,
+          maxBackoff,
+          poolSizePerShard,
+          connectionTimeout,
+          scatterThreads);
     }
 
     private static void requirePositive(List<String> problems, String name, Duration d) {

@@ -59,7 +59,10 @@ public final class RouterMetrics {
   }
 
   void writeBuffered() {
-    Counter.builder("reshard.router.writes.buffered").tag("keyspace", keyspace).register(registry).increment();
+    Counter.builder("reshard.router.writes.buffered")
+        .tag("keyspace", keyspace)
+        .register(registry)
+        .increment();
   }
 
   void key(String table, Object shardingKey) {
@@ -71,14 +74,18 @@ public final class RouterMetrics {
 
   /** Reads of a kind so far: {@code targeted}, {@code lookup} or {@code scatter}. */
   public double reads(String kind) {
-    Counter c = registry.find("reshard.router.reads").tags("keyspace", keyspace, "kind", kind).counter();
+    Counter c =
+        registry.find("reshard.router.reads").tags("keyspace", keyspace, "kind", kind).counter();
     return c == null ? 0 : c.count();
   }
 
   /** Queries sent to {@code shard} so far (reads, writes and fence checks). */
   public double shardQueries(String shard) {
     Counter c =
-        registry.find("reshard.router.shard.queries").tags("keyspace", keyspace, "shard", shard).counter();
+        registry
+            .find("reshard.router.shard.queries")
+            .tags("keyspace", keyspace, "shard", shard)
+            .counter();
     return c == null ? 0 : c.count();
   }
 

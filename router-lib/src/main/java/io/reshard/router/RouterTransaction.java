@@ -12,12 +12,12 @@ import java.util.Map;
 /**
  * A fenced write transaction of a {@link Router}, against one shard map version.
  *
- * <p>The first statement routed to a shard opens a connection there, turns autocommit off and
- * takes a shared lock on the shard's fence row ({@code _reshard.fence}, DESIGN 4.3). It proceeds
- * only if the row's epoch equals the epoch the map gives the shard and the row says {@code
- * writable = 1}; otherwise every shard of the transaction is rolled back and a {@link
- * StaleShardMapException} is thrown. The lock is held until commit, so the switcher's fence update
- * waits for this transaction and no write of it can commit after the shard was fenced.
+ * <p>The first statement routed to a shard opens a connection there, turns autocommit off and takes
+ * a shared lock on the shard's fence row ({@code _reshard.fence}, DESIGN 4.3). It proceeds only if
+ * the row's epoch equals the epoch the map gives the shard and the row says {@code writable = 1};
+ * otherwise every shard of the transaction is rolled back and a {@link StaleShardMapException} is
+ * thrown. The lock is held until commit, so the switcher's fence update waits for this transaction
+ * and no write of it can commit after the shard was fenced.
  *
  * <p>In {@link TransactionMode#SINGLE} mode touching a second shard rolls everything back and
  * throws {@link CrossShardTransactionException}. Not thread-safe: one thread uses a transaction.
@@ -68,7 +68,8 @@ public final class RouterTransaction implements AutoCloseable {
    * Runs a query inside the transaction, on the shard that owns {@code shardingKey} of {@code
    * table} (for read-modify-write; use {@code SELECT ... FOR UPDATE} to lock).
    */
-  public List<Map<String, Object>> query(String table, Object shardingKey, String sql, Object... params) {
+  public List<Map<String, Object>> query(
+      String table, Object shardingKey, String sql, Object... params) {
     Shard shard = router.writeShard(map, table, shardingKey);
     Connection c = connectionFor(shard);
     try {
@@ -83,8 +84,8 @@ public final class RouterTransaction implements AutoCloseable {
   /**
    * Commits every shard in the order it was first touched.
    *
-   * @throws ReshardException if a commit fails; in multi mode its message names the shards that
-   *     had already committed (their changes stay: multi mode is not atomic)
+   * @throws ReshardException if a commit fails; in multi mode its message names the shards that had
+   *     already committed (their changes stay: multi mode is not atomic)
    */
   public void commit() {
     requireOpen();
@@ -97,10 +98,20 @@ public final class RouterTransaction implements AutoCloseable {
       } catch (SQLException ex) {
         rollbackQuietly();
         String partial =
-            committed.isEmpty() ? "" : "; shards " + committed + " had already committed and keep their changes";
+            committed.isEmpty()
+                ? ""
+                : "; shards " + committed + " had already committed and keep their changes";
         throw new ReshardException(
-            "commit failed on shard " + map.keyspace() + "/" + e.getKey() + ": " + ex.getMessage()
-                + " [error " + ex.getErrorCode() + "]" + partial,
+            "commit failed on shard "
+                + map.keyspace()
+                + "/"
+                + e.getKey()
+                + ": "
+                + ex.getMessage()
+                + " [error "
+                + ex.getErrorCode()
+                + "]"
+                + partial,
             ex);
       }
     }

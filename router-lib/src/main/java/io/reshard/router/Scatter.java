@@ -25,7 +25,8 @@ final class Scatter implements AutoCloseable {
         Executors.newFixedThreadPool(
             threads,
             r -> {
-              Thread t = new Thread(r, "reshard-scatter-" + router.keyspace() + "-" + n.incrementAndGet());
+              Thread t =
+                  new Thread(r, "reshard-scatter-" + router.keyspace() + "-" + n.incrementAndGet());
               t.setDaemon(true);
               return t;
             });
@@ -42,7 +43,11 @@ final class Scatter implements AutoCloseable {
 
   /** The first {@code limit} rows of every shard's rows by {@code order}. */
   List<Map<String, Object>> ordered(
-      ShardMap map, String sql, Comparator<Map<String, Object>> order, int limit, Object... params) {
+      ShardMap map,
+      String sql,
+      Comparator<Map<String, Object>> order,
+      int limit,
+      Object... params) {
     List<Map<String, Object>> rows = all(map, sql, params);
     rows.sort(order);
     return new ArrayList<>(rows.subList(0, Math.min(limit, rows.size())));

@@ -30,8 +30,8 @@ public interface ShardMapSource extends AutoCloseable {
   Optional<ShardMap> awaitVersion(long version, Duration timeout);
 
   /**
-   * Calls {@code listener} with every newer version from now on, on the thread that received it.
-   * A listener must be quick and must not throw.
+   * Calls {@code listener} with every newer version from now on, on the thread that received it. A
+   * listener must be quick and must not throw.
    */
   void addListener(Consumer<ShardMap> listener);
 

@@ -47,7 +47,8 @@ final class ShardPools implements AutoCloseable {
     hc.setMaximumPoolSize(config.poolSizePerShard());
     hc.setMinimumIdle(1);
     hc.setConnectionTimeout(config.connectionTimeout().toMillis());
-    hc.setInitializationFailTimeout(-1); // a shard that is down fails its own queries, not the router
+    hc.setInitializationFailTimeout(
+        -1); // a shard that is down fails its own queries, not the router
     return new HikariDataSource(hc);
   }
 

@@ -18,8 +18,16 @@ public class ShardQueryException extends ReshardException {
    */
   public ShardQueryException(String shard, String what, SQLException cause) {
     super(
-        what + " failed on shard " + shard + ": " + cause.getMessage()
-            + " [error " + cause.getErrorCode() + ", SQLState " + cause.getSQLState() + "]",
+        what
+            + " failed on shard "
+            + shard
+            + ": "
+            + cause.getMessage()
+            + " [error "
+            + cause.getErrorCode()
+            + ", SQLState "
+            + cause.getSQLState()
+            + "]",
         cause);
     this.shard = shard;
     this.errorCode = cause.getErrorCode();

@@ -25,7 +25,12 @@ public class StaleShardMapException extends RetriableReshardException {
    * @param writable the fence row's {@code writable} flag
    */
   public StaleShardMapException(
-      String keyspace, String shard, long mapVersion, long mapEpoch, long fenceEpoch, boolean writable) {
+      String keyspace,
+      String shard,
+      long mapVersion,
+      long mapEpoch,
+      long fenceEpoch,
+      boolean writable) {
     super(describe(keyspace, shard, mapVersion, mapEpoch, fenceEpoch, writable));
     this.keyspace = keyspace;
     this.shard = shard;
@@ -36,16 +41,32 @@ public class StaleShardMapException extends RetriableReshardException {
   }
 
   private static String describe(
-      String keyspace, String shard, long mapVersion, long mapEpoch, long fenceEpoch, boolean writable) {
+      String keyspace,
+      String shard,
+      long mapVersion,
+      long mapEpoch,
+      long fenceEpoch,
+      boolean writable) {
     String state;
     if (fenceEpoch < 0) {
       state = "has no fence row (was `keyspace init` run for it?)";
     } else if (fenceEpoch != mapEpoch) {
-      state = "is at epoch " + fenceEpoch + " but shard map version " + mapVersion + " says " + mapEpoch;
+      state =
+          "is at epoch "
+              + fenceEpoch
+              + " but shard map version "
+              + mapVersion
+              + " says "
+              + mapEpoch;
     } else {
       state = "is fenced (writable = 0) at epoch " + fenceEpoch + ": its writes are being switched";
     }
-    return "write refused: shard " + keyspace + "/" + shard + " " + state
+    return "write refused: shard "
+        + keyspace
+        + "/"
+        + shard
+        + " "
+        + state
         + "; the transaction was rolled back, refresh the shard map and retry";
   }
 

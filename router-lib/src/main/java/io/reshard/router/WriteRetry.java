@@ -79,7 +79,10 @@ final class WriteRetry {
     StaleShardMapException refused = call.refused;
     if (!buffer.tryAcquire()) {
       throw new ShardSwitchingException(
-          "write to shard " + router.keyspace() + "/" + refused.shard()
+          "write to shard "
+              + router.keyspace()
+              + "/"
+              + refused.shard()
               + " not buffered: the buffer of writes waiting for a cutover is full; retry later",
           refused);
     }
@@ -92,10 +95,17 @@ final class WriteRetry {
               : router.shardMaps().awaitVersion(refused.mapVersion() + 1, Duration.ofNanos(left));
       if (newer.isEmpty()) {
         throw new ShardSwitchingException(
-            "write to shard " + router.keyspace() + "/" + refused.shard() + " failed: "
+            "write to shard "
+                + router.keyspace()
+                + "/"
+                + refused.shard()
+                + " failed: "
                 + (refused.isSwitching() ? "the shard was switching" : "its shard map was stale")
-                + " and no shard map newer than version " + refused.mapVersion()
-                + " arrived within the buffer window of " + window.toMillis() + " ms;"
+                + " and no shard map newer than version "
+                + refused.mapVersion()
+                + " arrived within the buffer window of "
+                + window.toMillis()
+                + " ms;"
                 + " nothing was written. Retry later, and check the workflow's state",
             refused);
       }
