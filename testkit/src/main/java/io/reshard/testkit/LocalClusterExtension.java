@@ -33,18 +33,7 @@ public final class LocalClusterExtension
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    SharedCluster shared =
-        context
-            .getRoot()
-            .getStore(NAMESPACE)
-            .getOrComputeIfAbsent(
-                SharedCluster.class, k -> SharedCluster.start(), SharedCluster.class);
-    String name =
-        TestCluster.databaseNameFor(
-            context.getRequiredTestClass(), CLASS_COUNTER.incrementAndGet());
-    TestCluster cluster = new TestCluster(shared.dir, shared.descriptor, name);
-    cluster.createDatabases();
-    context.getStore(NAMESPACE).put(TestCluster.class, cluster);
+    clusterFor(context);
   }
 
   @Override
@@ -62,11 +51,39 @@ public final class LocalClusterExtension
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    TestCluster cluster = context.getStore(NAMESPACE).get(TestCluster.class, TestCluster.class);
-    if (cluster == null) {
-      throw new IllegalStateException("the local cluster is only available after beforeAll");
+    return clusterFor(context);
+  }
+
+  /**
+   * The test class's cluster view, created on first use: in {@code beforeAll}, or earlier when a
+   * {@code PER_CLASS} test instance asks for it in its constructor.
+   */
+  private static TestCluster clusterFor(ExtensionContext context) {
+    ExtensionContext classContext = context;
+    while (classContext.getTestMethod().isPresent() && classContext.getParent().isPresent()) {
+      classContext = classContext.getParent().get();
     }
-    return cluster;
+    Class<?> testClass = classContext.getRequiredTestClass();
+    return classContext
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(
+            TestCluster.class,
+            k -> {
+              SharedCluster shared =
+                  context
+                      .getRoot()
+                      .getStore(NAMESPACE)
+                      .getOrComputeIfAbsent(
+                          SharedCluster.class, x -> SharedCluster.start(), SharedCluster.class);
+              TestCluster cluster =
+                  new TestCluster(
+                      shared.dir,
+                      shared.descriptor,
+                      TestCluster.databaseNameFor(testClass, CLASS_COUNTER.incrementAndGet()));
+              cluster.createDatabases();
+              return cluster;
+            },
+            TestCluster.class);
   }
 
   /** The cluster of this test JVM; stopped when the root context closes. */
