@@ -16,10 +16,10 @@ import java.util.Optional;
  * <ul>
  *   <li>Targeted reads ({@link #query}): one shard, chosen by the table's primary vindex.
  *   <li>Lookup reads ({@link #queryByLookup}): the lookup table's shard, then the row's shard.
- *   <li>Scatter reads ({@link #scatter}, {@link #scatterCount}): every shard of the read partition
- *       in parallel, merged; with an order and a limit each shard is asked for the limit and the
- *       merge keeps the first {@code limit}. Only the read partition is asked, so a row held on
- *       both sides of a running workflow is never returned twice.
+ *   <li>Scatter reads ({@link #scatter}, {@link #scatterOrdered}, {@link #scatterCount}): every
+ *       shard of the read partition in parallel, merged; with an order and a limit each shard is
+ *       asked for the limit and the merge keeps the first {@code limit}. Only the read partition is
+ *       asked, so a row held on both sides of a running workflow is never returned twice.
  *   <li>Writes ({@link #inTransaction}, {@link #insert}, {@link #delete}): fenced per shard ({@link
  *       RouterTransaction}), retried and buffered across cutovers ({@link WriteRetry}).
  * </ul>
@@ -162,7 +162,7 @@ public final class Router implements AutoCloseable {
    * LIMIT limit} so that each shard returns at most {@code limit} rows; the merge sorts them by
    * {@code order} and keeps the first {@code limit}.
    */
-  public List<Map<String, Object>> scatter(
+  public List<Map<String, Object>> scatterOrdered(
       String sql, Comparator<Map<String, Object>> order, int limit, Object... params) {
     return scatter.ordered(maps.current(), sql, order, limit, params);
   }
