@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Benchmarks that print figures measured on this machine.",
-    subcommands = {BenchCommand.Startup.class})
+    subcommands = {BenchCommand.Startup.class, BenchCommand.RouterReads.class})
 final class BenchCommand {
 
   /** {@code bench startup}. */
@@ -75,6 +75,50 @@ final class BenchCommand {
       double[] v = runs.stream().mapToDouble(f).toArray();
       Arrays.sort(v);
       return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+  }
+
+  /** {@code bench router}. */
+  @Command(
+      name = "router",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Routing costs on a fresh 4-shard cluster: targeted reads through the router vs plain JDBC,",
+        "lookup-vindex reads and scatter reads, with QPS, p50 and p99."
+      })
+  static final class RouterReads implements Callable<Integer> {
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(
+        names = "--messages",
+        defaultValue = "100000",
+        description = "Rows to load. Default: ${DEFAULT-VALUE}.")
+    int messages;
+
+    @Option(
+        names = "--seconds",
+        defaultValue = "10",
+        description = "Seconds per variant. Default: ${DEFAULT-VALUE}.")
+    int seconds;
+
+    @Option(
+        names = "--threads",
+        defaultValue = "8",
+        description = "Client threads. Default: ${DEFAULT-VALUE}.")
+    int threads;
+
+    @Option(
+        names = "--work-dir",
+        defaultValue = "target/bench",
+        description = "Cluster directory parent. Default: ${DEFAULT-VALUE}.")
+    Path workDir;
+
+    @Override
+    public Integer call() throws Exception {
+      new io.reshard.bench.RouterBenchmark(
+              spec.commandLine().getOut(), messages, java.time.Duration.ofSeconds(seconds), threads)
+          .run(workDir);
+      return ExitCodes.OK;
     }
   }
 }

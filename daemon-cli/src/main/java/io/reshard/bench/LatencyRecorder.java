@@ -1,0 +1,44 @@
+package io.reshard.bench;
+
+import java.util.Arrays;
+
+/**
+ * Collects per-operation latencies of one benchmark variant from several threads and reports count,
+ * rate and percentiles. Each thread records into its own array; {@link #merge} combines. Not
+ * thread-safe itself: one instance per thread, merged at the end.
+ */
+final class LatencyRecorder {
+  private long[] nanos = new long[1 << 16];
+  private int n;
+
+  void record(long latencyNanos) {
+    if (n == nanos.length) {
+      nanos = Arrays.copyOf(nanos, n * 2);
+    }
+    nanos[n++] = latencyNanos;
+  }
+
+  int count() {
+    return n;
+  }
+
+  static LatencyRecorder merge(Iterable<LatencyRecorder> parts) {
+    LatencyRecorder all = new LatencyRecorder();
+    for (LatencyRecorder p : parts) {
+      for (int i = 0; i < p.n; i++) {
+        all.record(p.nanos[i]);
+      }
+    }
+    Arrays.sort(all.nanos, 0, all.n);
+    return all;
+  }
+
+  /** The q-quantile in milliseconds of a merged (sorted) recorder. */
+  double quantileMillis(double q) {
+    if (n == 0) {
+      return Double.NaN;
+    }
+    int i = (int) Math.min(n - 1, Math.round(q * (n - 1)));
+    return nanos[i] / 1e6;
+  }
+}
