@@ -47,14 +47,14 @@ class LocalClusterExtensionIT {
     assertTrue(longName.endsWith("_12"), longName);
   }
 
-  /** A second class sees the same servers but another database. */
+  /** A nested class is part of its enclosing class: it shares the enclosing class's database. */
   @Nested
   @ExtendWith(LocalClusterExtension.class)
   class Another {
     @Test
-    void getsADatabaseOfItsOwnOnTheSameCluster(TestCluster other) {
+    void sharesTheDatabaseOfItsEnclosingClass(TestCluster other) {
       assertEquals(cluster.descriptor(), other.descriptor());
-      assertTrue(!cluster.database().equals(other.database()), other.database());
+      assertEquals(cluster.database(), other.database());
     }
   }
 
