@@ -12,6 +12,9 @@ import java.util.function.Consumer;
  * Thread-safe.
  */
 class ShardMapHolder implements ShardMapSource {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ShardMapHolder.class);
+
   private final String keyspace;
   private final List<Consumer<ShardMap>> listeners = new CopyOnWriteArrayList<>();
   private ShardMap current;
@@ -37,7 +40,12 @@ class ShardMapHolder implements ShardMapSource {
       notifyAll();
     }
     for (Consumer<ShardMap> l : listeners) {
-      l.accept(map);
+      try {
+        l.accept(map);
+      } catch (RuntimeException e) {
+        // one failing listener must not keep the others from hearing of the new version
+        LOG.warn("a shard map listener failed on {} version {}", keyspace, map.version(), e);
+      }
     }
     return true;
   }

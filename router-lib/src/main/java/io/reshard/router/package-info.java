@@ -1,16 +1,24 @@
 /**
- * The router library's model, pure and without I/O: {@link io.reshard.router.KeyspaceId}s, {@link
- * io.reshard.router.KeyRange}s and {@link io.reshard.router.KeyRangePartition}s, the functional
- * {@link io.reshard.router.Vindex}es, the Vitess {@link io.reshard.router.VSchema}, and the
- * versioned {@link io.reshard.router.ShardMap}, the entry class: a router finds a row's shard with
- * {@code vschema().primaryVindex(table).functional().keyspaceId(value)} and {@link
- * io.reshard.router.ShardMap#writeShardFor}.
+ * router-lib: what every application embeds to use a sharded keyspace. Entry class: {@link
+ * io.reshard.router.Router}.
  *
- * <p>Everything here follows Vitess's definitions (DESIGN 4.1) so a keyspace sharded by Vitess
- * keeps its placement; each class cites the Vitess source it reproduces. All types are immutable
- * and thread-safe. Invalid input raises an {@link java.lang.IllegalArgumentException} subclass
- * whose message names the input: {@link io.reshard.router.KeyRangePartitionException}, {@link
- * io.reshard.router.UnmappableValueException}, {@link io.reshard.router.VSchemaException}, {@link
- * io.reshard.router.ShardMapException}.
+ * <ul>
+ *   <li>The model, pure and immutable: {@link io.reshard.router.KeyspaceId}s, {@link
+ *       io.reshard.router.KeyRange}s and {@link io.reshard.router.KeyRangePartition}s, the
+ *       functional {@link io.reshard.router.Vindex}es, the Vitess {@link io.reshard.router.VSchema}
+ *       and the versioned {@link io.reshard.router.ShardMap} with per-shard epochs. Everything
+ *       follows Vitess's definitions (DESIGN 4.1), so a keyspace Vitess sharded keeps its
+ *       placement. Invalid input raises an {@link java.lang.IllegalArgumentException} subclass
+ *       naming the input.
+ *   <li>Shard map subscription: {@link io.reshard.router.ShardMapSource}, from a file ({@link
+ *       io.reshard.router.StaticShardMapSource}) or the shard map topic ({@link
+ *       io.reshard.router.KafkaShardMapSource}); the topic's single fenced writer is {@link
+ *       io.reshard.router.ShardMapPublisher}.
+ *   <li>Routing and execution: {@link io.reshard.router.Router} (targeted, lookup and scatter
+ *       reads; fenced, buffered writes through {@link io.reshard.router.RouterTransaction}) and the
+ *       {@code _reshard} schema with its fence table ({@link io.reshard.router.ReshardSchema}).
+ *       Run-time failures are {@link io.reshard.router.ReshardException}s; the retriable ones
+ *       extend {@link io.reshard.router.RetriableReshardException}.
+ * </ul>
  */
 package io.reshard.router;

@@ -9,8 +9,8 @@ import java.util.Objects;
 
 /**
  * One workflow's stored record: what it moves, where it stands, and what the switch has fixed so
- * far. Immutable; every change makes a new record through {@link #transition} or one of the
- * {@code with...} methods, and {@link WorkflowEngine} persists it.
+ * far. Immutable; every change makes a new record through {@link #transition} or one of the {@code
+ * with...} methods, and {@link WorkflowEngine} persists it.
  *
  * @param name the workflow's name, unique per cluster
  * @param keyspace the keyspace
@@ -50,8 +50,14 @@ public record Workflow(
 
   /** A new workflow in state {@link WorkflowState#CREATED}. */
   public static Workflow create(
-      String name, String keyspace, List<String> sources, List<String> targets, String p0, Instant now) {
-    return new Workflow(name, keyspace, sources, targets, WorkflowState.CREATED, p0, null, null, null, now);
+      String name,
+      String keyspace,
+      List<String> sources,
+      List<String> targets,
+      String p0,
+      Instant now) {
+    return new Workflow(
+        name, keyspace, sources, targets, WorkflowState.CREATED, p0, null, null, null, now);
   }
 
   /**
@@ -63,21 +69,25 @@ public record Workflow(
     if (!state.canMoveTo(to)) {
       throw new IllegalTransitionException(name, state, to);
     }
-    return new Workflow(name, keyspace, sources, targets, to, p0, journalPosition, lastDiffClean, lastError, now);
+    return new Workflow(
+        name, keyspace, sources, targets, to, p0, journalPosition, lastDiffClean, lastError, now);
   }
 
   /** This workflow with the journal's frozen position G recorded. */
   public Workflow withJournal(String g, Instant now) {
-    return new Workflow(name, keyspace, sources, targets, state, p0, g, lastDiffClean, lastError, now);
+    return new Workflow(
+        name, keyspace, sources, targets, state, p0, g, lastDiffClean, lastError, now);
   }
 
   /** This workflow with the outcome of a diff recorded. */
   public Workflow withDiff(boolean clean, Instant now) {
-    return new Workflow(name, keyspace, sources, targets, state, p0, journalPosition, clean, lastError, now);
+    return new Workflow(
+        name, keyspace, sources, targets, state, p0, journalPosition, clean, lastError, now);
   }
 
   /** This workflow with an error recorded, or cleared with null. */
   public Workflow withError(String error, Instant now) {
-    return new Workflow(name, keyspace, sources, targets, state, p0, journalPosition, lastDiffClean, error, now);
+    return new Workflow(
+        name, keyspace, sources, targets, state, p0, journalPosition, lastDiffClean, error, now);
   }
 }

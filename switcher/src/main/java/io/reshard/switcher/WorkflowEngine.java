@@ -46,7 +46,13 @@ public final class WorkflowEngine {
     store.save(next);
     LOG.info(
         "workflow {} ({} {} -> {}): {} -> {}: {}",
-        next.name(), next.keyspace(), next.sources(), next.targets(), workflow.state(), to, why);
+        next.name(),
+        next.keyspace(),
+        next.sources(),
+        next.targets(),
+        workflow.state(),
+        to,
+        why);
     listeners.forEach(l -> l.accept(next));
     return next;
   }
