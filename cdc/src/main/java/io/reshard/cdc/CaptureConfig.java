@@ -1,0 +1,387 @@
+package io.reshard.cdc;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The configuration of capture for one source shard: every key is declared once in {@link #KEYS}
+ * with its type, default, check and documentation; {@link #from} parses and checks a map of strings
+ * and reports every problem at once. The result is immutable and thread-safe.
+ *
+ * <p>Keys starting with {@code kafka.producer.} are passed to the Kafka producer without the prefix
+ * (for example {@code kafka.producer.max.request.size}); capture's own producer settings ({@code
+ * transactional.id}, idempotence, serializers, {@code acks}) cannot be overridden.
+ */
+public final class CaptureConfig {
+
+  /** Prefix of keys passed to the Kafka producer unchanged. */
+  public static final String PRODUCER_PREFIX = "kafka.producer.";
+
+  /** The value of {@code start.position} that means the source's current GTID position. */
+  public static final String START_CURRENT = "current";
+
+  /** The value of {@code start.position} that means the oldest binlog the source has. */
+  public static final String START_EARLIEST = "earliest";
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_$]{1,64}");
+  private static final Pattern SHARD = Pattern.compile("(?i)[0-9a-f]*-[0-9a-f]*");
+  private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9._-]{1,200}");
+
+  /**
+   * One declared key.
+   *
+   * @param name the key
+   * @param defaultValue its default as text, or null if required
+   * @param check returns a problem description for a bad value, or null if the value is fine
+   * @param doc what the key means, with units
+   */
+  public record Key(String name, String defaultValue, Function<String, String> check, String doc) {}
+
+  /** Every key, in documentation order. */
+  public static final List<Key> KEYS =
+      List.of(
+          new Key("source.host", null, nonBlank(), "Host name or address of the source shard."),
+          new Key("source.port", "3306", intRange(1, 65535), "TCP port of the source shard."),
+          new Key("source.user", null, nonBlank(), "User with REPLICATION SLAVE and SELECT."),
+          new Key("source.password", "", v -> null, "That user's password."),
+          new Key(
+              "source.server.id",
+              null,
+              longRange(1, 4294967295L),
+              "The server id capture presents to the source; must differ from the source's own"
+                  + " server_id and from every replica and other binlog client of it."),
+          new Key("keyspace", null, matches(NAME), "The keyspace this shard belongs to."),
+          new Key(
+              "database",
+              "",
+              v -> v.isEmpty() || NAME.matcher(v).matches() ? null : "is not a database name",
+              "The database captured; empty means the keyspace's name."),
+          new Key("shard", null, matches(SHARD), "The shard's name, e.g. -80, 40-80, c0-, -."),
+          new Key("kafka.bootstrap.servers", null, nonBlank(), "Kafka bootstrap servers."),
+          new Key(
+              "topic.prefix",
+              null,
+              matches(TOPIC),
+              "Prefix of the change topic <prefix>.<keyspace>.<shard>."),
+          new Key(
+              "offsets.topic",
+              "",
+              v -> v.isEmpty() || TOPIC.matcher(v).matches() ? null : "is not a topic name",
+              "Compacted topic holding capture positions; empty means"
+                  + " <prefix>.reshard-capture-offsets."),
+          new Key(
+              "transactional.id",
+              "",
+              v -> null,
+              "Kafka transactional.id, fixed per shard so a second process fences the first;"
+                  + " empty means reshard-capture.<prefix>.<keyspace>.<shard>."),
+          new Key(
+              "topic.replication.factor",
+              "-1",
+              intRange(-1, 32767),
+              "Replication factor of topics capture creates; -1 means the broker default."),
+          new Key(
+              "topic.max.message.bytes",
+              "1048588",
+              intRange(1024, Integer.MAX_VALUE),
+              "max.message.bytes of a change topic capture creates (bytes); an existing topic"
+                  + " keeps its own setting."),
+          new Key(
+              "start.position",
+              START_CURRENT,
+              CaptureConfig::checkStart,
+              "Where to start when no position is stored: current (the source's GTID position"
+                  + " now), earliest (the oldest binlog), or a GTID position."),
+          new Key(
+              "batch.max.rows",
+              "1000",
+              intRange(1, 1_000_000),
+              "Most row changes in one Kafka transaction; a larger source transaction is"
+                  + " published in several."),
+          new Key(
+              "batch.max.bytes",
+              "4194304",
+              intRange(1024, Integer.MAX_VALUE),
+              "Most encoded bytes in one Kafka transaction (soft: a batch ends after the record"
+                  + " that crosses it)."),
+          new Key(
+              "batch.max.wait.ms",
+              "200",
+              longRange(0, 60_000),
+              "Longest a completed source transaction waits for more to join its Kafka"
+                  + " transaction (ms)."),
+          new Key(
+              "heartbeat.interval.ms",
+              "5000",
+              longRange(100, 3_600_000),
+              "Interval of binlog heartbeats and of heartbeat records on an idle source (ms)."),
+          new Key(
+              "connect.timeout.ms",
+              "10000",
+              longRange(100, 600_000),
+              "Timeout to connect to the source's binlog (ms)."),
+          new Key(
+              "retry.timeout.ms",
+              "300000",
+              longRange(0, 86_400_000),
+              "How long transient failures are retried without progress before capture fails"
+                  + " (ms)."),
+          new Key(
+              "queue.capacity",
+              "1000",
+              intRange(1, 1_000_000),
+              "Binlog events buffered between the binlog reader and the publisher."),
+          new Key(
+              "include.reshard.schema",
+              "true",
+              oneOf("true", "false"),
+              "Also capture the _reshard database (fence and stream rows); appliers filter"
+                  + " them."));
+
+  private final Map<String, String> values;
+  private final Properties producerOverrides;
+
+  private CaptureConfig(Map<String, String> values, Properties producerOverrides) {
+    this.values = Map.copyOf(values);
+    this.producerOverrides = producerOverrides;
+  }
+
+  /**
+   * Parses and checks a configuration.
+   *
+   * @param raw key to value; unknown keys other than {@code kafka.producer.*} are problems
+   * @throws CaptureConfigException listing every problem
+   */
+  public static CaptureConfig from(Map<String, String> raw) {
+    List<String> problems = new ArrayList<>();
+    Map<String, String> values = new LinkedHashMap<>();
+    Properties producer = new Properties();
+    Map<String, Key> declared = new LinkedHashMap<>();
+    KEYS.forEach(k -> declared.put(k.name(), k));
+    for (Map.Entry<String, String> e : new TreeMap<>(raw).entrySet()) {
+      if (e.getKey().startsWith(PRODUCER_PREFIX)) {
+        producer.put(e.getKey().substring(PRODUCER_PREFIX.length()), e.getValue());
+      } else if (!declared.containsKey(e.getKey())) {
+        problems.add(e.getKey() + ": unknown key");
+      }
+    }
+    for (Key k : KEYS) {
+      String v = raw.get(k.name());
+      if (v == null) {
+        if (k.defaultValue() == null) {
+          problems.add(k.name() + ": required (" + k.doc() + ")");
+          continue;
+        }
+        v = k.defaultValue();
+      }
+      String problem = k.check().apply(v.strip());
+      if (problem != null) {
+        problems.add(k.name() + " = '" + v + "': " + problem);
+      }
+      values.put(k.name(), v.strip());
+    }
+    if (!problems.isEmpty()) {
+      throw new CaptureConfigException(problems);
+    }
+    return new CaptureConfig(values, producer);
+  }
+
+  /** The value of a declared key as text (its default if not given). */
+  public String get(String key) {
+    String v = values.get(key);
+    if (v == null) {
+      throw new IllegalArgumentException("undeclared key " + key);
+    }
+    return v;
+  }
+
+  /** Source host. */
+  public String sourceHost() {
+    return get("source.host");
+  }
+
+  /** Source port. */
+  public int sourcePort() {
+    return Integer.parseInt(get("source.port"));
+  }
+
+  /** Source user. */
+  public String sourceUser() {
+    return get("source.user");
+  }
+
+  /** Source password. */
+  public String sourcePassword() {
+    return get("source.password");
+  }
+
+  /** The server id presented to the source. */
+  public long serverId() {
+    return Long.parseLong(get("source.server.id"));
+  }
+
+  /** The keyspace. */
+  public String keyspace() {
+    return get("keyspace");
+  }
+
+  /** The database captured (the keyspace's name unless set). */
+  public String database() {
+    String db = get("database");
+    return db.isEmpty() ? keyspace() : db;
+  }
+
+  /** The shard name, lower case. */
+  public String shard() {
+    return get("shard").toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** Kafka bootstrap servers. */
+  public String bootstrapServers() {
+    return get("kafka.bootstrap.servers");
+  }
+
+  /** The topic prefix. */
+  public String topicPrefix() {
+    return get("topic.prefix");
+  }
+
+  /** The change topic {@code <prefix>.<keyspace>.<shard>}. */
+  public String changeTopic() {
+    return ChangeRecords.changeTopic(topicPrefix(), keyspace(), shard());
+  }
+
+  /** The offsets topic. */
+  public String offsetsTopic() {
+    String t = get("offsets.topic");
+    return t.isEmpty() ? topicPrefix() + ".reshard-capture-offsets" : t;
+  }
+
+  /** The Kafka transactional id, fixed per shard. */
+  public String transactionalId() {
+    String t = get("transactional.id");
+    return t.isEmpty() ? "reshard-capture." + changeTopic() : t;
+  }
+
+  /** Replication factor for created topics; -1 for the broker default. */
+  public short replicationFactor() {
+    return Short.parseShort(get("topic.replication.factor"));
+  }
+
+  /** max.message.bytes for a created change topic. */
+  public int topicMaxMessageBytes() {
+    return Integer.parseInt(get("topic.max.message.bytes"));
+  }
+
+  /** {@code current}, {@code earliest}, or a GTID position text. */
+  public String startPosition() {
+    return get("start.position");
+  }
+
+  /** Most row changes per Kafka transaction. */
+  public int batchMaxRows() {
+    return Integer.parseInt(get("batch.max.rows"));
+  }
+
+  /** Most encoded bytes per Kafka transaction (soft). */
+  public int batchMaxBytes() {
+    return Integer.parseInt(get("batch.max.bytes"));
+  }
+
+  /** Longest wait for more source transactions to join a Kafka transaction. */
+  public Duration batchMaxWait() {
+    return Duration.ofMillis(Long.parseLong(get("batch.max.wait.ms")));
+  }
+
+  /** Heartbeat interval. */
+  public Duration heartbeatInterval() {
+    return Duration.ofMillis(Long.parseLong(get("heartbeat.interval.ms")));
+  }
+
+  /** Binlog connect timeout. */
+  public Duration connectTimeout() {
+    return Duration.ofMillis(Long.parseLong(get("connect.timeout.ms")));
+  }
+
+  /** How long transient failures are retried without progress. */
+  public Duration retryTimeout() {
+    return Duration.ofMillis(Long.parseLong(get("retry.timeout.ms")));
+  }
+
+  /** Events buffered between reader and publisher. */
+  public int queueCapacity() {
+    return Integer.parseInt(get("queue.capacity"));
+  }
+
+  /** The databases captured: the keyspace's, plus {@code _reshard} unless turned off. */
+  public java.util.Set<String> capturedDatabases() {
+    return Boolean.parseBoolean(get("include.reshard.schema"))
+        ? java.util.Set.of(database(), "_reshard")
+        : java.util.Set.of(database());
+  }
+
+  /** Producer settings given with the {@code kafka.producer.} prefix (a copy). */
+  public Properties producerOverrides() {
+    Properties p = new Properties();
+    p.putAll(producerOverrides);
+    return p;
+  }
+
+  /** {@code keyspace/shard@host:port}, for messages. */
+  public String describe() {
+    return keyspace() + "/" + shard() + "@" + sourceHost() + ":" + sourcePort();
+  }
+
+  private static Function<String, String> nonBlank() {
+    return v -> v.isBlank() ? "must not be blank" : null;
+  }
+
+  private static Function<String, String> matches(Pattern p) {
+    return v -> p.matcher(v).matches() ? null : "must match " + p.pattern();
+  }
+
+  private static Function<String, String> oneOf(String... allowed) {
+    return v -> List.of(allowed).contains(v) ? null : "must be one of " + List.of(allowed);
+  }
+
+  private static Function<String, String> intRange(int min, int max) {
+    return v -> {
+      try {
+        int n = Integer.parseInt(v);
+        return n < min || n > max ? "must be between " + min + " and " + max : null;
+      } catch (NumberFormatException e) {
+        return "is not an integer";
+      }
+    };
+  }
+
+  private static Function<String, String> longRange(long min, long max) {
+    return v -> {
+      try {
+        long n = Long.parseLong(v);
+        return n < min || n > max ? "must be between " + min + " and " + max : null;
+      } catch (NumberFormatException e) {
+        return "is not an integer";
+      }
+    };
+  }
+
+  private static String checkStart(String v) {
+    if (v.equals(START_CURRENT) || v.equals(START_EARLIEST)) {
+      return null;
+    }
+    try {
+      GtidPosition.parse(v);
+      return null;
+    } catch (IllegalArgumentException e) {
+      return "is not current, earliest or a GTID position: " + e.getMessage();
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package io.reshard.cdc.capture;
+
+import io.reshard.cdc.CaptureConfig;
+import io.reshard.cdc.CaptureListener;
+import io.reshard.cdc.CapturePosition;
+import io.reshard.cdc.CaptureRefusedException;
+import io.reshard.cdc.CdcException;
+import io.reshard.cdc.GtidPosition;
+import io.reshard.cdc.MariaDbCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One capture session, start to end, as {@link io.reshard.cdc.CaptureEngine} runs it (the engine
+ * adds the thread, retries and state; this class is public only for it):
+ *
+ * <ol>
+ *   <li>connect to the source over JDBC and read its collations;
+ *   <li>create the change and offsets topics if missing;
+ *   <li>initialise the transactional producer, fencing any older capture of this shard;
+ *   <li>read the stored position, or take {@code start.position} and store it at once;
+ *   <li>stream the binlog from that position and publish until stopped or failed.
+ * </ol>
+ *
+ * Every resource is closed on the way out, the binlog connection last-in-first-out, and an open
+ * Kafka transaction is aborted, so what a failed session sent never becomes visible.
+ */
+public final class CaptureSession {
+  private static final Logger LOG = LoggerFactory.getLogger(CaptureSession.class);
+
+  private CaptureSession() {}
+
+  /**
+   * Checks the source before anything starts.
+   *
+   * @throws CaptureRefusedException listing every problem found
+   * @throws CdcException.Retriable if the source cannot be reached
+   */
+  public static void preflight(CaptureConfig config) {
+    try (Connection c = connect(config)) {
+      Preflight.ServerSettings s = Preflight.read(c, config.database());
+      List<String> problems = Preflight.problems(s, config);
+      if (!problems.isEmpty()) {
+        throw new CaptureRefusedException("capture of " + config.describe(), problems);
+      }
+    } catch (SQLException e) {
+      if (e.getErrorCode() == 1045 || e.getErrorCode() == 1044) {
+        throw new CaptureRefusedException(
+            "capture of " + config.describe(),
+            List.of("the source refused the user " + config.sourceUser() + ": " + e.getMessage()));
+      }
+      throw new CdcException.Retriable(
+          "cannot reach the source " + config.describe() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Runs one session until {@code stop} returns true or it fails.
+   *
+   * @throws CdcException retriable or not; never returns normally unless stopped
+   * @throws InterruptedException if the engine thread is interrupted
+   */
+  public static void run(
+      CaptureConfig config, CaptureListener listener, Clock clock, BooleanSupplier stop)
+      throws InterruptedException {
+    RecordEncoder encoder = new RecordEncoder(config, clock);
+    try (Connection jdbc = connect(config)) {
+      MariaDbCharsets charsets = MariaDbCharsets.load(jdbc);
+      boolean mariaDb = jdbc.getMetaData().getDatabaseProductVersion().contains("MariaDB");
+      int maxMessageBytes = KafkaTopics.ensure(config);
+      try (KafkaPublisher publisher =
+          new KafkaPublisher(config, encoder.offsetsKey(), maxMessageBytes)) {
+        Optional<CapturePosition> stored = KafkaTopics.readPosition(config, encoder.offsetsKey());
+        CapturePosition start = stored.orElseGet(() -> startPosition(jdbc, config, mariaDb));
+        LOG.info(
+            "{}: {} position {}", config.describe(), stored.isPresent() ? "stored" : "new", start);
+        try (BinlogSession session = new BinlogSession(config, charsets, mariaDb, start.gtids())) {
+          session.connect(config.connectTimeout());
+          listener.onSessionStarted(start, stored.isPresent());
+          SchemaCache schemas = new SchemaCache(jdbc, encoder);
+          new CaptureLoop(config, session, publisher, encoder, schemas, listener, start)
+              .run(stop, stored.isEmpty());
+        }
+      }
+    } catch (SQLException e) {
+      throw new CdcException.Retriable(
+          "source " + config.describe() + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  private static CapturePosition startPosition(
+      Connection jdbc, CaptureConfig config, boolean mariaDb) {
+    String start = config.startPosition();
+    if (start.equals(CaptureConfig.START_EARLIEST)) {
+      return CapturePosition.at(GtidPosition.EMPTY);
+    }
+    if (!start.equals(CaptureConfig.START_CURRENT)) {
+      return CapturePosition.at(GtidPosition.parse(start));
+    }
+    String variable = mariaDb ? "@@gtid_binlog_pos" : "@@gtid_executed";
+    try (Statement st = jdbc.createStatement();
+        ResultSet rs = st.executeQuery("SELECT " + variable)) {
+      rs.next();
+      return CapturePosition.at(GtidPosition.parse(rs.getString(1)));
+    } catch (SQLException e) {
+      throw new CdcException.Retriable("cannot read " + variable + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Connection connect(CaptureConfig config) throws SQLException {
+    String url =
+        "jdbc:mariadb://"
+            + config.sourceHost()
+            + ":"
+            + config.sourcePort()
+            + "/"
+            + "?connectTimeout="
+            + config.connectTimeout().toMillis();
+    return DriverManager.getConnection(url, config.sourceUser(), config.sourcePassword());
+  }
+}

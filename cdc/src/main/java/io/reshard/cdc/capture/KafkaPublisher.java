@@ -1,0 +1,228 @@
+package io.reshard.cdc.capture;
+
+import io.reshard.cdc.CaptureConfig;
+import io.reshard.cdc.CaptureFencedException;
+import io.reshard.cdc.CapturePosition;
+import io.reshard.cdc.CdcException;
+import io.reshard.cdc.ChangeRecords;
+import io.reshard.cdc.UnsupportedChangeException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The transactional producer of one source shard. Records are sent into an open Kafka transaction
+ * (begun with the first record of a batch); {@link #commit} adds the position reached to the
+ * offsets topic and commits both in one transaction, so the topic never holds records whose
+ * position is not stored, nor a position ahead of its records.
+ *
+ * <p>{@code transactional.id} is fixed per shard: constructing a publisher calls {@code
+ * initTransactions}, which fences any older producer with the same id and aborts its open
+ * transaction. The fenced producer's next call fails with {@link CaptureFencedException}.
+ *
+ * <p>Used by the engine thread only; not thread-safe.
+ */
+final class KafkaPublisher implements AutoCloseable {
+  private final CaptureConfig config;
+  private final KafkaProducer<byte[], byte[]> producer;
+  private final byte[] offsetsKey;
+  private final long maxRecordBytes;
+  private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
+  private boolean open;
+  private int batchRows;
+  private long batchBytes;
+  private long batchStartNanos;
+
+  /**
+   * @param maxMessageBytes the change topic's {@code max.message.bytes}
+   * @throws CdcException fenced, retriable (broker unreachable) or not (authorization)
+   */
+  KafkaPublisher(CaptureConfig config, byte[] offsetsKey, int maxMessageBytes) {
+    this.config = config;
+    this.offsetsKey = offsetsKey;
+    Properties p = new Properties();
+    p.putAll(config.producerOverrides());
+    p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxMessageBytes));
+    p.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    p.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, "5");
+    // tiny back-to-back transactions wait out CONCURRENT_TRANSACTIONS retries: keep them short
+    p.putIfAbsent(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "10");
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+    p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, config.transactionalId());
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    this.maxRecordBytes =
+        Math.min(
+            maxMessageBytes, Long.parseLong(p.getProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG)));
+    this.producer = new KafkaProducer<>(p);
+    try {
+      producer.initTransactions();
+    } catch (RuntimeException e) {
+      producer.close(Duration.ZERO);
+      throw translate(e, "initialising the transactional producer");
+    }
+  }
+
+  /**
+   * Sends one record into the open Kafka transaction, beginning one if needed.
+   *
+   * @throws UnsupportedChangeException if the record is larger than the topic accepts
+   */
+  void send(OutRecord r) {
+    long size = r.sizeBytes();
+    if (size > maxRecordBytes) {
+      throw new UnsupportedChangeException(
+          "the change of "
+              + r.describe()
+              + " is "
+              + size
+              + " bytes encoded, more than the "
+              + maxRecordBytes
+              + " bytes topic "
+              + config.changeTopic()
+              + " accepts; raise the topic's max.message.bytes (and capture's"
+              + " kafka.producer.max.request.size) above "
+              + size
+              + ", then restart capture");
+    }
+    begin();
+    ProducerRecord<byte[], byte[]> record =
+        new ProducerRecord<>(config.changeTopic(), 0, r.key(), r.value());
+    record.headers().add(ChangeRecords.KIND_HEADER, bytes(r.kind().headerValue()));
+    if (r.schema() != null) {
+      record.headers().add(ChangeRecords.SCHEMA_HEADER, r.schema());
+    }
+    try {
+      producer.send(
+          record,
+          (meta, e) -> {
+            if (e != null) {
+              sendFailure.compareAndSet(null, e);
+            }
+          });
+    } catch (RuntimeException e) {
+      throw translate(e, "sending " + r.describe());
+    }
+    batchRows += r.kind() == io.reshard.cdc.RecordKind.DATA ? 1 : 0;
+    batchBytes += size;
+  }
+
+  /**
+   * Writes {@code position} to the offsets topic and commits the open transaction (beginning one if
+   * nothing was sent, so a position alone can be stored).
+   */
+  void commit(CapturePosition position) {
+    begin();
+    try {
+      producer.send(new ProducerRecord<>(config.offsetsTopic(), 0, offsetsKey, position.toJson()));
+      producer.commitTransaction();
+    } catch (RuntimeException e) {
+      throw translate(e, "committing up to " + position);
+    }
+    Exception failed = sendFailure.getAndSet(null);
+    if (failed != null) {
+      throw translate(failed, "a send before the commit");
+    }
+    open = false;
+    batchRows = 0;
+    batchBytes = 0;
+  }
+
+  /** Aborts the open transaction, if any; best effort (used on the way out of a failure). */
+  void abort() {
+    if (open) {
+      open = false;
+      try {
+        producer.abortTransaction();
+      } catch (RuntimeException ignored) {
+        // fenced or broken: the coordinator aborts it when the next producer initialises
+      }
+    }
+  }
+
+  boolean hasOpenBatch() {
+    return open;
+  }
+
+  int batchRows() {
+    return batchRows;
+  }
+
+  long batchBytes() {
+    return batchBytes;
+  }
+
+  long batchAgeNanos() {
+    return open ? System.nanoTime() - batchStartNanos : 0;
+  }
+
+  @Override
+  public void close() {
+    abort();
+    producer.close(Duration.ofSeconds(5));
+  }
+
+  private void begin() {
+    if (!open) {
+      try {
+        producer.beginTransaction();
+      } catch (RuntimeException e) {
+        throw translate(e, "beginning a Kafka transaction");
+      }
+      open = true;
+      batchStartNanos = System.nanoTime();
+    }
+  }
+
+  /** Maps a Kafka error to fenced, fatal or retriable. */
+  private CdcException translate(Exception e, String doing) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException) {
+        return new CaptureFencedException(config.transactionalId(), e);
+      }
+      if (t instanceof AuthorizationException
+          || t instanceof TransactionalIdAuthorizationException) {
+        return new CdcException(
+            "Kafka refused "
+                + doing
+                + " for transactional.id "
+                + config.transactionalId()
+                + ": "
+                + t.getMessage()
+                + "; grant the capture principal write access to "
+                + config.changeTopic()
+                + " and "
+                + config.offsetsTopic(),
+            false,
+            e);
+      }
+      if (t instanceof RecordTooLargeException) {
+        return new UnsupportedChangeException(
+            "Kafka refused a record as too large while "
+                + doing
+                + ": "
+                + t.getMessage()
+                + "; raise the topic's max.message.bytes and kafka.producer.max.request.size");
+      }
+    }
+    String message = e instanceof KafkaException ? e.getMessage() : e.toString();
+    return new CdcException.Retriable("Kafka failed while " + doing + ": " + message, e);
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,143 @@
+package io.reshard.cdc.capture;
+
+import io.reshard.cdc.CaptureConfig;
+import io.reshard.cdc.CapturePosition;
+import io.reshard.cdc.CaptureRefusedException;
+import io.reshard.cdc.CdcException;
+import io.reshard.cdc.ChangeRecords;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/**
+ * Creates capture's topics when missing (the change topic with one partition, the offsets topic
+ * compacted) and reads the stored position back. Stateless; each call opens and closes its own
+ * clients.
+ */
+final class KafkaTopics {
+  private static final long TIMEOUT_SECONDS = 30;
+
+  private KafkaTopics() {}
+
+  /**
+   * Creates the change and offsets topics if missing and returns the change topic's {@code
+   * max.message.bytes}.
+   *
+   * @throws CaptureRefusedException if the change topic has more than one partition
+   * @throws CdcException.Retriable if Kafka cannot be reached
+   */
+  static int ensure(CaptureConfig config) {
+    try (Admin admin = Admin.create(adminProperties(config))) {
+      Optional<Short> rf =
+          config.replicationFactor() < 0
+              ? Optional.empty()
+              : Optional.of(config.replicationFactor());
+      create(
+          admin,
+          new NewTopic(config.changeTopic(), Optional.of(1), rf)
+              .configs(
+                  Map.of(
+                      TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                      Integer.toString(config.topicMaxMessageBytes()))));
+      create(
+          admin,
+          new NewTopic(config.offsetsTopic(), Optional.of(1), rf)
+              .configs(
+                  Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+      TopicDescription d =
+          admin
+              .describeTopics(List.of(config.changeTopic()))
+              .allTopicNames()
+              .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+              .get(config.changeTopic());
+      if (d.partitions().size() != 1) {
+        throw new CaptureRefusedException(
+            "capture of " + config.describe(),
+            List.of(
+                "change topic "
+                    + config.changeTopic()
+                    + " has "
+                    + d.partitions().size()
+                    + " partitions; it needs exactly 1 so that its order is total"));
+      }
+      ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, config.changeTopic());
+      Config c =
+          admin
+              .describeConfigs(List.of(resource))
+              .all()
+              .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+              .get(resource);
+      return Integer.parseInt(c.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value());
+    } catch (ExecutionException | TimeoutException e) {
+      throw new CdcException.Retriable("cannot create or describe capture topics: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CdcException.Retriable("interrupted while creating topics", e);
+    }
+  }
+
+  /**
+   * The last position stored for {@code key} in the offsets topic, read with {@code read_committed}
+   * to the topic's end (call after {@code initTransactions}, which completes any transaction a
+   * previous process left open).
+   */
+  static Optional<CapturePosition> readPosition(CaptureConfig config, byte[] key) {
+    Properties p = ChangeRecords.consumerProperties(config.bootstrapServers(), null);
+    TopicPartition tp = new TopicPartition(config.offsetsTopic(), 0);
+    byte[] last = null;
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
+      consumer.assign(List.of(tp));
+      consumer.seekToBeginning(List.of(tp));
+      long end = consumer.endOffsets(List.of(tp), Duration.ofSeconds(TIMEOUT_SECONDS)).get(tp);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+      while (consumer.position(tp) < end) {
+        if (System.nanoTime() > deadline) {
+          throw new CdcException.Retriable(
+              "timed out reading positions from " + config.offsetsTopic(), null);
+        }
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          if (Arrays.equals(r.key(), key)) {
+            last = r.value();
+          }
+        }
+      }
+    } catch (org.apache.kafka.common.KafkaException e) {
+      throw new CdcException.Retriable("cannot read " + config.offsetsTopic() + ": " + e, e);
+    }
+    return last == null ? Optional.empty() : Optional.of(CapturePosition.fromJson(last));
+  }
+
+  private static void create(Admin admin, NewTopic topic)
+      throws InterruptedException, TimeoutException, ExecutionException {
+    try {
+      admin.createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof TopicExistsException)) {
+        throw e;
+      }
+    }
+  }
+
+  private static Properties adminProperties(CaptureConfig config) {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+    return p;
+  }
+}
