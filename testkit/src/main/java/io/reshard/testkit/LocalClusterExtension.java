@@ -1,6 +1,7 @@
 package io.reshard.testkit;
 
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.cluster.ClusterException;
 import io.reshard.cluster.ClusterSpec;
 import io.reshard.cluster.FreePorts;
 import io.reshard.cluster.LocalCluster;
@@ -96,25 +97,41 @@ public final class LocalClusterExtension
       this.descriptor = descriptor;
     }
 
+    /**
+     * Starts the cluster on free ports. Another process may take a port between the check and the
+     * bind (several test runs on one machine), so a failed start is retried on other ports.
+     */
     static SharedCluster start() {
       int shards = Integer.getInteger("reshard.test.shards", 4);
       int spares = Integer.getInteger("reshard.test.spares", 2);
       Path root = Path.of(System.getProperty("reshard.test.root", "target/test-clusters"));
-      Path dir = root.resolve("run-" + ProcessHandle.current().pid());
-      ClusterSpec spec =
-          new ClusterSpec(
-              dir,
-              shards,
-              spares,
-              FreePorts.block(23306, shards + spares),
-              FreePorts.block(29092, 2));
-      long t0 = System.nanoTime();
-      ClusterDescriptor d =
-          LocalCluster.up(spec, line -> System.err.println("[test cluster] " + line));
-      System.err.printf(
-          "[test cluster] %d MariaDB servers and Kafka ready in %.1f s under %s%n",
-          spec.servers(), (System.nanoTime() - t0) / 1e9, spec.dir());
-      return new SharedCluster(spec.dir(), d);
+      long pid = ProcessHandle.current().pid();
+      int spread = (int) (pid % 64) * 16; // concurrent runs start their port search apart
+      ClusterException last = null;
+      for (int attempt = 1; attempt <= 3; attempt++) {
+        Path dir = root.resolve("run-" + pid + "-" + attempt);
+        ClusterSpec spec =
+            new ClusterSpec(
+                dir,
+                shards,
+                spares,
+                FreePorts.block(23306 + spread + 1024 * (attempt - 1), shards + spares),
+                FreePorts.block(29092 + 2 * spread + 1024 * (attempt - 1), 2));
+        long t0 = System.nanoTime();
+        try {
+          ClusterDescriptor d =
+              LocalCluster.up(spec, line -> System.err.println("[test cluster] " + line));
+          System.err.printf(
+              "[test cluster] %d MariaDB servers and Kafka ready in %.1f s under %s%n",
+              spec.servers(), (System.nanoTime() - t0) / 1e9, spec.dir());
+          return new SharedCluster(spec.dir(), d);
+        } catch (ClusterException e) {
+          System.err.println(
+              "[test cluster] start attempt " + attempt + " failed: " + e.getMessage());
+          last = e;
+        }
+      }
+      throw last;
     }
 
     @Override

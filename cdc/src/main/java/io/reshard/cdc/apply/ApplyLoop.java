@@ -1,0 +1,483 @@
+package io.reshard.cdc.apply;
+
+import io.reshard.cdc.ApplyConfig;
+import io.reshard.cdc.ChangeRecord;
+import io.reshard.cdc.ChangeRecords;
+import io.reshard.cdc.GtidPosition;
+import io.reshard.cdc.RecordKind;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The body of an {@link io.reshard.cdc.ApplyEngine}'s thread. Each poll's records are applied in
+ * one target transaction that also advances every topic's stored position; the transaction commits
+ * at the end of the poll, and earlier once it holds {@code maxRowsPerCommit} row changes (inside a
+ * large source transaction too: its rest follows from the stored offset after a restart). On an SQL
+ * error the transaction rolls back and the consumer seeks back to the committed offsets, so a retry
+ * repeats exactly the uncommitted records. Public methods are thread-safe; {@link #run} runs on one
+ * thread.
+ */
+public final class ApplyLoop implements Runnable {
+  private static final Logger LOG = LoggerFactory.getLogger(ApplyLoop.class);
+  private static final int MAX_CONSECUTIVE_FAILURES = 5;
+
+  private final ApplyConfig config;
+  private final RowApplier rows;
+  private final Map<String, Topic> topics = new LinkedHashMap<>();
+  private volatile boolean running = true;
+  private volatile StreamsTable.State state = StreamsTable.State.RUNNING;
+  private volatile String lastError;
+  private volatile long lastAppliedTimestamp;
+  private volatile boolean caughtUp;
+  private volatile long rowsApplied;
+  private boolean skipErrorRecord;
+  private Topic errorTopic;
+  private boolean resumeRequested;
+
+  /** One source topic's progress: committed (stored) and in the current target transaction. */
+  private static final class Topic {
+    final String name;
+    final TopicPartition tp;
+    final GtidPosition p0;
+    long committedOffset;
+    GtidPosition committedPosition;
+    long nextOffset;
+    GtidPosition position;
+    volatile GtidPosition stopAt;
+
+    Topic(String name, GtidPosition p0) {
+      this.name = name;
+      this.tp = new TopicPartition(name, 0);
+      this.p0 = p0;
+    }
+  }
+
+  public ApplyLoop(ApplyConfig config) {
+    this.config = config;
+    this.rows = new RowApplier(config.range(), config.vschema());
+    config.sources().forEach((topic, p0) -> topics.put(topic, new Topic(topic, p0)));
+  }
+
+  @Override
+  public void run() {
+    try (Connection c = connect();
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties())) {
+      loadPositions(c);
+      consumer.assign(topics.values().stream().map(t -> t.tp).toList());
+      topics.values().forEach(t -> consumer.seek(t.tp, t.committedOffset));
+      int failures = 0;
+      while (running) {
+        if (!mayApply(c, consumer)) {
+          continue;
+        }
+        try {
+          applyBatch(c, consumer, consumer.poll(config.pollTimeout()));
+          failures = 0;
+        } catch (SQLException e) {
+          failures++;
+          rollBack(c, consumer);
+          LOG.warn(
+              "apply {} -> {}: {} (attempt {} of {})",
+              config.workflow(),
+              config.target(),
+              e.getMessage(),
+              failures,
+              MAX_CONSECUTIVE_FAILURES);
+          if (failures >= MAX_CONSECUTIVE_FAILURES) {
+            fail(
+                c,
+                "target "
+                    + config.target()
+                    + " failed "
+                    + failures
+                    + " times in a row: "
+                    + e.getMessage()
+                    + " [error "
+                    + e.getErrorCode()
+                    + "]");
+          } else {
+            sleep(Duration.ofMillis(200L * failures));
+          }
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      lastError = "apply " + config.workflow() + " -> " + config.target() + " stopped: " + e;
+      state = StreamsTable.State.ERROR;
+      LOG.error(lastError, e);
+    }
+  }
+
+  /** Handles a paused or failed stream; returns true when records may be applied. */
+  private boolean mayApply(Connection c, KafkaConsumer<byte[], byte[]> consumer) {
+    synchronized (this) {
+      if (!resumeRequested) {
+        if (state == StreamsTable.State.RUNNING) {
+          return true;
+        }
+        try {
+          wait(200);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          running = false;
+        }
+        return false;
+      }
+    }
+    try {
+      for (Topic t : topics.values()) {
+        if (skipErrorRecord && state == StreamsTable.State.ERROR && t == errorTopic) {
+          t.nextOffset = t.committedOffset + 1; // pass over the DDL or truncate that stopped us
+        }
+        StreamsTable.advance(c, config.workflow(), t.name, t.nextOffset, t.position.toString());
+        StreamsTable.setState(c, config.workflow(), t.name, StreamsTable.State.RUNNING, null);
+      }
+      c.commit();
+      markCommitted();
+      topics.values().forEach(t -> consumer.seek(t.tp, t.committedOffset));
+      synchronized (this) {
+        skipErrorRecord = false;
+        errorTopic = null;
+        lastError = null;
+        state = StreamsTable.State.RUNNING;
+        resumeRequested = false; // only now, so awaitApplied never sees the old error without it
+        notifyAll();
+      }
+    } catch (SQLException e) {
+      lastError = "cannot resume: " + e.getMessage();
+    }
+    return false;
+  }
+
+  private void applyBatch(
+      Connection c, KafkaConsumer<byte[], byte[]> consumer, ConsumerRecords<byte[], byte[]> batch)
+      throws SQLException {
+    int rowsInTx = 0;
+    boolean stopped = false;
+    for (Topic t : topics.values()) {
+      for (ConsumerRecord<byte[], byte[]> r : batch.records(t.tp)) {
+        if (t.stopAt != null && t.position.covers(t.stopAt)) {
+          stopped = true;
+          break;
+        }
+        ChangeRecord rec = ChangeRecords.parse(r);
+        String stop = stopReason(t, rec);
+        if (stop != null) {
+          errorTopic = t;
+          // store this record's own offset (markers may sit between it and the previous one), so
+          // that a resume that passes over it skips exactly this record
+          t.nextOffset = r.offset();
+          commit(c, t, StreamsTable.State.ERROR, stop);
+          consumer.seek(t.tp, t.committedOffset);
+          return;
+        }
+        rowsInTx += applyOne(c, t, rec);
+        t.nextOffset = r.offset() + 1;
+        lastAppliedTimestamp = r.timestamp();
+        if (rowsInTx >= config.maxRowsPerCommit()) {
+          commit(c, null, null, null);
+          rowsInTx = 0;
+        }
+      }
+      if (t.stopAt != null && t.position.covers(t.stopAt)) {
+        stopped = true;
+      }
+      if (stopped) {
+        commit(c, t, StreamsTable.State.STOPPED, "stopped at " + t.stopAt);
+        consumer.seek(t.tp, t.committedOffset);
+        return;
+      }
+    }
+    commit(c, null, null, null);
+    updateCaughtUp(consumer);
+  }
+
+  /** Applies one record inside the current target transaction; returns the row changes it made. */
+  private int applyOne(Connection c, Topic t, ChangeRecord rec) throws SQLException {
+    switch (rec.kind()) {
+      case DATA -> {
+        if (isOurs(rec)
+            && !t.p0.contains(rec.gtid())
+            && rows.apply(c, rec) == RowApplier.Outcome.APPLIED) {
+          rowsApplied++;
+          return 1;
+        }
+        return 0;
+      }
+      case END -> {
+        if (!t.position.contains(rec.gtid())) {
+          t.position = t.position.with(rec.gtid());
+        }
+        return 0;
+      }
+      case HEARTBEAT -> {
+        GtidPosition reached = rec.position().gtids();
+        if (reached.covers(t.position)) {
+          t.position = reached;
+        }
+        return 0;
+      }
+      default -> {
+        return 0; // BEGIN, and SCHEMA records that do not concern a moved table
+      }
+    }
+  }
+
+  /** A record that must stop the stream: a DDL or a truncate on a moved table after P0. */
+  private String stopReason(Topic t, ChangeRecord rec) {
+    boolean ddl =
+        rec.kind() == RecordKind.SCHEMA || (rec.kind() == RecordKind.DATA && "t".equals(rec.op()));
+    if (!ddl
+        || rec.table() == null
+        || !config.keyspace().equals(rec.database())
+        || !rows.isMoved(rec.table())
+        || (rec.gtid() != null && t.p0.contains(rec.gtid()))) {
+      return null;
+    }
+    return "stream "
+        + t.name
+        + " stopped at offset "
+        + rec.offset()
+        + ", GTID "
+        + rec.gtid()
+        + ": a statement changed moved table "
+        + rec.database()
+        + "."
+        + rec.table()
+        + " during the workflow: "
+        + rec.ddl()
+        + ". Nothing after it was applied. Apply the same statement to target "
+        + config.target()
+        + " (or decide to skip it), then resume the stream";
+  }
+
+  private boolean isOurs(ChangeRecord rec) {
+    return config.keyspace().equals(rec.database())
+        && rec.table() != null
+        && rows.isMoved(rec.table());
+  }
+
+  /**
+   * Commits the target transaction with every topic's position; optionally sets {@code stopped}'s
+   * state in the same transaction.
+   */
+  private void commit(Connection c, Topic stopped, StreamsTable.State newState, String message)
+      throws SQLException {
+    for (Topic t : topics.values()) {
+      if (t.nextOffset != t.committedOffset || !t.position.equals(t.committedPosition)) {
+        StreamsTable.advance(c, config.workflow(), t.name, t.nextOffset, t.position.toString());
+      }
+    }
+    if (stopped != null) {
+      StreamsTable.setState(c, config.workflow(), stopped.name, newState, message);
+    }
+    c.commit();
+    markCommitted();
+    if (stopped != null) {
+      synchronized (this) {
+        state = newState;
+        if (newState == StreamsTable.State.ERROR) {
+          lastError = message;
+          LOG.error(message);
+        } else {
+          LOG.info("apply {} -> {}: {}", config.workflow(), config.target(), message);
+        }
+        notifyAll();
+      }
+    } else {
+      synchronized (this) {
+        notifyAll();
+      }
+    }
+  }
+
+  private void markCommitted() {
+    for (Topic t : topics.values()) {
+      t.committedOffset = t.nextOffset;
+      t.committedPosition = t.position;
+    }
+  }
+
+  private void rollBack(Connection c, KafkaConsumer<byte[], byte[]> consumer) {
+    try {
+      c.rollback();
+    } catch (SQLException ignored) {
+      // the connection may be gone; the server rolls back what it held
+    }
+    for (Topic t : topics.values()) {
+      t.nextOffset = t.committedOffset;
+      t.position = t.committedPosition;
+      consumer.seek(t.tp, t.committedOffset);
+    }
+  }
+
+  private void fail(Connection c, String message) {
+    try {
+      for (Topic t : topics.values()) {
+        StreamsTable.setState(c, config.workflow(), t.name, StreamsTable.State.ERROR, message);
+      }
+      c.commit();
+    } catch (SQLException ignored) {
+      // the state stays in memory; the next start finds the stored position
+    }
+    synchronized (this) {
+      state = StreamsTable.State.ERROR;
+      lastError = message;
+      notifyAll();
+    }
+    LOG.error(message);
+  }
+
+  private void loadPositions(Connection c) throws SQLException {
+    StreamsTable.create(c);
+    for (Topic t : topics.values()) {
+      StreamsTable.initialise(c, config.workflow(), t.name, config.target(), 0, t.p0.toString());
+      StreamsTable.Row row = StreamsTable.load(c, config.workflow(), t.name).orElseThrow();
+      t.committedOffset = t.nextOffset = row.nextOffset();
+      t.committedPosition = t.position = GtidPosition.parse(row.sourcePosition());
+      if (row.state() == StreamsTable.State.ERROR) {
+        errorTopic = t;
+        state = StreamsTable.State.ERROR;
+        lastError = row.message();
+      }
+    }
+    c.commit();
+  }
+
+  private void updateCaughtUp(KafkaConsumer<byte[], byte[]> consumer) {
+    List<TopicPartition> tps = topics.values().stream().map(t -> t.tp).toList();
+    Map<TopicPartition, Long> ends = consumer.endOffsets(tps, Duration.ofSeconds(5));
+    boolean all = true;
+    for (Topic t : topics.values()) {
+      all &= consumer.position(t.tp, Duration.ofSeconds(5)) >= ends.get(t.tp);
+    }
+    caughtUp = all;
+  }
+
+  private Connection connect() throws SQLException {
+    Connection c =
+        DriverManager.getConnection(
+            config.targetJdbcUrl(), config.targetUser(), config.targetPassword());
+    try (Statement s = c.createStatement()) {
+      String mode;
+      try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL.sql_mode")) {
+        rs.next();
+        mode = rs.getString(1);
+      }
+      String allowZeroDates =
+          Arrays.stream(mode.split(","))
+              .filter(
+                  m -> !m.isBlank() && !m.equals("NO_ZERO_DATE") && !m.equals("NO_ZERO_IN_DATE"))
+              .collect(Collectors.joining(","));
+      s.execute("SET SESSION sql_mode = '" + allowZeroDates + "'");
+      s.execute("SET SESSION time_zone = '+00:00'");
+      s.execute("SET SESSION foreign_key_checks = 0");
+    }
+    c.setAutoCommit(false);
+    return c;
+  }
+
+  private java.util.Properties consumerProperties() {
+    java.util.Properties p = ChangeRecords.consumerProperties(config.bootstrap(), null);
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(500, config.maxRowsPerCommit()));
+    p.put(
+        ConsumerConfig.CLIENT_ID_CONFIG,
+        "reshard-apply-" + config.workflow() + "-" + config.target());
+    return p;
+  }
+
+  // --- the engine's thread-safe view
+
+  public StreamsTable.State state() {
+    return state;
+  }
+
+  public Optional<String> lastError() {
+    return Optional.ofNullable(lastError);
+  }
+
+  public synchronized Map<String, GtidPosition> appliedPositions() {
+    Map<String, GtidPosition> m = new LinkedHashMap<>();
+    topics.values().forEach(t -> m.put(t.name, t.committedPosition));
+    return m;
+  }
+
+  public synchronized boolean awaitApplied(String topic, GtidPosition position, Duration timeout) {
+    Topic t = topics.get(topic);
+    if (t == null) {
+      throw new IllegalArgumentException("not a source topic of this applier: " + topic);
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (t.committedPosition == null || !t.committedPosition.covers(position)) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0 || (state == StreamsTable.State.ERROR && !resumeRequested)) {
+        return false;
+      }
+      try {
+        wait(Math.max(1, Math.min(left / 1_000_000, 100)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
+  public synchronized void stopAt(String topic, GtidPosition position) {
+    topics.get(topic).stopAt = position;
+  }
+
+  public synchronized void resume() {
+    topics.values().forEach(t -> t.stopAt = null);
+    resumeRequested = true;
+    notifyAll();
+  }
+
+  public synchronized void resumeAfterError() {
+    skipErrorRecord = true;
+    resumeRequested = true;
+    notifyAll();
+  }
+
+  public long lagMillis() {
+    return caughtUp ? 0 : Math.max(0, System.currentTimeMillis() - lastAppliedTimestamp);
+  }
+
+  public long rowsApplied() {
+    return rowsApplied;
+  }
+
+  public synchronized void stop() {
+    running = false;
+    notifyAll();
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  static List<String> names(Map<String, ?> m) {
+    return new ArrayList<>(m.keySet());
+  }
+}

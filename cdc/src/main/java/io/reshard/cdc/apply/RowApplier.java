@@ -1,0 +1,200 @@
+package io.reshard.cdc.apply;
+
+import io.reshard.cdc.ChangeRecord;
+import io.reshard.cdc.ColumnDef;
+import io.reshard.cdc.ColumnKind;
+import io.reshard.cdc.TableSchema;
+import io.reshard.cdc.ValueCodec;
+import io.reshard.router.KeyRange;
+import io.reshard.router.VSchema;
+import io.reshard.router.Vindex;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Applies one row change to one target shard, keeping only rows whose keyspace id lies in the
+ * target's key range (DESIGN 4.5):
+ *
+ * <ul>
+ *   <li>insert: {@code REPLACE} the full after-image if it is in range;
+ *   <li>update: if the primary key changed, or the row left the range, delete the old key first
+ *       (only where the before-image was in range); then {@code REPLACE} the after-image if it is
+ *       in range — so a sharding-key change moves the row from one target to the other;
+ *   <li>delete: delete by primary key if the before-image was in range.
+ * </ul>
+ *
+ * Generated columns are never written. Full row images are required (capture refuses others). Not
+ * thread-safe: one per applier thread, used with that applier's connection.
+ */
+public final class RowApplier {
+  private final KeyRange range;
+  private final VSchema vschema;
+  private final Map<TableSchema, Statements> statements = new HashMap<>();
+
+  /** What applying a record did. */
+  public enum Outcome {
+    /** Rows were written or deleted. */
+    APPLIED,
+    /** Nothing of it belongs to this target. */
+    OUT_OF_RANGE
+  }
+
+  public RowApplier(KeyRange range, VSchema vschema) {
+    this.range = range;
+    this.vschema = vschema;
+  }
+
+  /**
+   * Applies a DATA record with op {@code c}, {@code u} or {@code d} through {@code c}, in the
+   * caller's transaction.
+   *
+   * @throws SQLException from the target
+   * @throws IllegalArgumentException if the op is not a row change
+   */
+  public Outcome apply(Connection c, ChangeRecord r) throws SQLException {
+    TableSchema schema = r.schema();
+    String keyColumn = primaryVindexColumn(r.table());
+    Vindex vindex = vschema.primaryVindex(r.table()).functional();
+    boolean beforeIn =
+        r.before() != null && inRange(vindex, schema.column(keyColumn), r.before().get(keyColumn));
+    boolean afterIn =
+        r.after() != null && inRange(vindex, schema.column(keyColumn), r.after().get(keyColumn));
+    Statements st = statements.computeIfAbsent(schema, s -> new Statements(s));
+    boolean wrote = false;
+    switch (r.op()) {
+      case "c" -> {
+        if (afterIn) {
+          st.replace(c, r.after());
+          wrote = true;
+        }
+      }
+      case "u" -> {
+        boolean keyChanged = !st.sameKey(r.before(), r.after());
+        if (beforeIn && (keyChanged || !afterIn)) {
+          st.delete(c, r.before());
+          wrote = true;
+        }
+        if (afterIn) {
+          st.replace(c, r.after());
+          wrote = true;
+        }
+      }
+      case "d" -> {
+        if (beforeIn) {
+          st.delete(c, r.before());
+          wrote = true;
+        }
+      }
+      default -> throw new IllegalArgumentException("not a row change: op " + r.op());
+    }
+    return wrote ? Outcome.APPLIED : Outcome.OUT_OF_RANGE;
+  }
+
+  /** True if the table is sharded in the vschema (has a primary vindex): a moved table. */
+  public boolean isMoved(String table) {
+    return vschema.table(table).flatMap(t -> t.primaryVindex()).isPresent();
+  }
+
+  private String primaryVindexColumn(String table) {
+    return vschema.table(table).orElseThrow().primaryVindex().orElseThrow().column();
+  }
+
+  private boolean inRange(Vindex vindex, ColumnDef column, Object value) {
+    Object key =
+        switch (column.kind()) {
+          case TEXT, ENUM, SET, JSON -> ValueCodec.exactBytes(column, value);
+          default -> value;
+        };
+    return range.contains(vindex.keyspaceId(key));
+  }
+
+  /** The statements of one table schema version. */
+  private static final class Statements {
+    private final TableSchema schema;
+    private final List<ColumnDef> written = new ArrayList<>();
+    private final List<ColumnDef> key = new ArrayList<>();
+    private final String replaceSql;
+    private final String deleteSql;
+
+    Statements(TableSchema schema) {
+      this.schema = schema;
+      for (ColumnDef col : schema.columns()) {
+        if (!col.generated()) {
+          written.add(col);
+        }
+      }
+      for (String k : schema.primaryKey()) {
+        key.add(schema.column(k));
+      }
+      if (key.isEmpty()) {
+        throw new IllegalArgumentException(
+            "table " + schema.qualifiedName() + " has no primary key; it cannot be moved");
+      }
+      String table = q(schema.table());
+      replaceSql =
+          "REPLACE INTO "
+              + table
+              + " ("
+              + String.join(", ", written.stream().map(col -> q(col.name())).toList())
+              + ") VALUES ("
+              + String.join(", ", written.stream().map(col -> "?").toList())
+              + ")";
+      deleteSql =
+          "DELETE FROM "
+              + table
+              + " WHERE "
+              + String.join(" AND ", key.stream().map(col -> q(col.name()) + " = ?").toList());
+    }
+
+    void replace(Connection c, Map<String, Object> image) throws SQLException {
+      try (PreparedStatement ps = c.prepareStatement(replaceSql)) {
+        for (int i = 0; i < written.size(); i++) {
+          ColumnDef col = written.get(i);
+          JdbcValues.bind(ps, i + 1, col, image.get(col.name()));
+        }
+        ps.executeUpdate();
+      }
+    }
+
+    void delete(Connection c, Map<String, Object> image) throws SQLException {
+      try (PreparedStatement ps = c.prepareStatement(deleteSql)) {
+        for (int i = 0; i < key.size(); i++) {
+          ColumnDef col = key.get(i);
+          JdbcValues.bind(ps, i + 1, col, image.get(col.name()));
+        }
+        ps.executeUpdate();
+      }
+    }
+
+    boolean sameKey(Map<String, Object> a, Map<String, Object> b) {
+      for (ColumnDef col : key) {
+        Object x = a.get(col.name());
+        Object y = b.get(col.name());
+        boolean same =
+            x instanceof byte[] || y instanceof byte[] || col.kind() == ColumnKind.TEXT
+                ? java.util.Arrays.equals(
+                    ValueCodec.exactBytes(col, x), ValueCodec.exactBytes(col, y))
+                : Objects.equals(x, y);
+        if (!same) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static String q(String name) {
+      return "`" + name.replace("`", "``") + "`";
+    }
+
+    @Override
+    public String toString() {
+      return schema.qualifiedName();
+    }
+  }
+}
