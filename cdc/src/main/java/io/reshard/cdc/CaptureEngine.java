@@ -53,6 +53,7 @@ public final class CaptureEngine implements AutoCloseable {
   private volatile CdcException failure;
   private volatile CapturePosition committed;
   private volatile long lastProgressNanos;
+  private CapturePosition initial;
 
   /** An engine with no listener and the system clock. */
   public CaptureEngine(CaptureConfig config) {
@@ -70,7 +71,9 @@ public final class CaptureEngine implements AutoCloseable {
   }
 
   /**
-   * Checks the source and starts capturing.
+   * Checks the source and starts capturing. When no position is stored for the shard, {@code
+   * start.position} is resolved here, so with {@code current} every change committed after this
+   * method returns is captured.
    *
    * @throws CaptureRefusedException if a precondition does not hold (nothing was started)
    * @throws CdcException.Retriable if the source cannot be reached (nothing was started)
@@ -80,7 +83,7 @@ public final class CaptureEngine implements AutoCloseable {
     if (state != State.NEW) {
       throw new IllegalStateException("capture of " + config.describe() + " is " + state);
     }
-    CaptureSession.preflight(config);
+    initial = CaptureSession.preflight(config);
     state = State.RUNNING;
     lastProgressNanos = System.nanoTime();
     Thread t = new Thread(this::run, "capture-" + config.keyspace() + "-" + config.shard());
@@ -147,7 +150,7 @@ public final class CaptureEngine implements AutoCloseable {
     CaptureListener tracking = new Tracking();
     while (!stopRequested()) {
       try {
-        CaptureSession.run(config, tracking, clock, this::stopRequested);
+        CaptureSession.run(config, initial, tracking, clock, this::stopRequested);
       } catch (CdcException e) {
         if (!e.retriable() || stopRequested()) {
           throw e;

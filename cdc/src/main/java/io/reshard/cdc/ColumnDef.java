@@ -77,4 +77,21 @@ public record ColumnDef(
         nullable,
         value);
   }
+
+  /** A copy with another name. */
+  public ColumnDef withName(String value) {
+    return new ColumnDef(
+        value,
+        kind,
+        type,
+        unsigned,
+        length,
+        fixedLength,
+        precision,
+        scale,
+        charset,
+        labels,
+        nullable,
+        generated);
+  }
 }

@@ -36,7 +36,6 @@ import java.util.Base64;
 public final class ValueCodec {
 
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-  private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
   private ValueCodec() {}
 
@@ -262,10 +261,5 @@ public final class ValueCodec {
         return rs.getString(index);
       }
     }
-  }
-
-  /** True if {@code value} exceeds the signed 64-bit range (an unsigned BIGINT above 2^63-1). */
-  static boolean aboveLongRange(BigInteger value) {
-    return value.compareTo(LONG_MAX) > 0;
   }
 }

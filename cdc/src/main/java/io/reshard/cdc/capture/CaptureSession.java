@@ -40,18 +40,22 @@ public final class CaptureSession {
   private CaptureSession() {}
 
   /**
-   * Checks the source before anything starts.
+   * Checks the source before anything starts, and resolves {@code start.position} to a GTID
+   * position now, so that every change committed after this call returns is captured when no
+   * position is stored yet.
    *
+   * @return where to start if the offsets topic holds no position for this shard
    * @throws CaptureRefusedException listing every problem found
    * @throws CdcException.Retriable if the source cannot be reached
    */
-  public static void preflight(CaptureConfig config) {
+  public static CapturePosition preflight(CaptureConfig config) {
     try (Connection c = connect(config)) {
       Preflight.ServerSettings s = Preflight.read(c, config.database());
       List<String> problems = Preflight.problems(s, config);
       if (!problems.isEmpty()) {
         throw new CaptureRefusedException("capture of " + config.describe(), problems);
       }
+      return startPosition(c, config, s.mariaDb());
     } catch (SQLException e) {
       if (e.getErrorCode() == 1045 || e.getErrorCode() == 1044) {
         throw new CaptureRefusedException(
@@ -66,11 +70,16 @@ public final class CaptureSession {
   /**
    * Runs one session until {@code stop} returns true or it fails.
    *
+   * @param initial where to start if no position is stored (from {@link #preflight})
    * @throws CdcException retriable or not; never returns normally unless stopped
    * @throws InterruptedException if the engine thread is interrupted
    */
   public static void run(
-      CaptureConfig config, CaptureListener listener, Clock clock, BooleanSupplier stop)
+      CaptureConfig config,
+      CapturePosition initial,
+      CaptureListener listener,
+      Clock clock,
+      BooleanSupplier stop)
       throws InterruptedException {
     RecordEncoder encoder = new RecordEncoder(config, clock);
     try (Connection jdbc = connect(config)) {
@@ -80,7 +89,7 @@ public final class CaptureSession {
       try (KafkaPublisher publisher =
           new KafkaPublisher(config, encoder.offsetsKey(), maxMessageBytes)) {
         Optional<CapturePosition> stored = KafkaTopics.readPosition(config, encoder.offsetsKey());
-        CapturePosition start = stored.orElseGet(() -> startPosition(jdbc, config, mariaDb));
+        CapturePosition start = stored.orElse(initial);
         LOG.info(
             "{}: {} position {}", config.describe(), stored.isPresent() ? "stored" : "new", start);
         try (BinlogSession session = new BinlogSession(config, charsets, mariaDb, start.gtids())) {

@@ -1,0 +1,191 @@
+package io.reshard.cdc.capture;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.reshard.cdc.CaptureConfig;
+import io.reshard.cdc.CapturePosition;
+import io.reshard.cdc.ChangeRecord;
+import io.reshard.cdc.ChangeRecords;
+import io.reshard.cdc.ColumnDef;
+import io.reshard.cdc.ColumnKind;
+import io.reshard.cdc.GtidPosition;
+import io.reshard.cdc.RecordKind;
+import io.reshard.cdc.TableSchema;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+/** What capture writes, read back through the public {@link ChangeRecords} parser. */
+class RecordFormatTest {
+  private static final CaptureConfig CONFIG =
+      CaptureConfig.from(
+          Map.of(
+              "source.host",
+              "h",
+              "source.user",
+              "cdc",
+              "source.server.id",
+              "900",
+              "keyspace",
+              "ks",
+              "shard",
+              "-80",
+              "kafka.bootstrap.servers",
+              "k:9092",
+              "topic.prefix",
+              "p"));
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.ofEpochMilli(1_700_000_000_123L), ZoneOffset.UTC);
+
+  private final RecordEncoder encoder = new RecordEncoder(CONFIG, CLOCK);
+  private final TableSchema schema =
+      new TableSchema(
+          "ks",
+          "t",
+          List.of(
+              new ColumnDef(
+                  "id",
+                  ColumnKind.INTEGER,
+                  "bigint",
+                  true,
+                  0,
+                  false,
+                  0,
+                  0,
+                  null,
+                  List.of(),
+                  false,
+                  false),
+              new ColumnDef(
+                  "name",
+                  ColumnKind.TEXT,
+                  "varchar",
+                  false,
+                  40,
+                  false,
+                  0,
+                  0,
+                  "utf8mb4",
+                  List.of(),
+                  true,
+                  false),
+              new ColumnDef(
+                  "bin",
+                  ColumnKind.BYTES,
+                  "binary",
+                  false,
+                  2,
+                  true,
+                  0,
+                  0,
+                  "binary",
+                  List.of(),
+                  true,
+                  false),
+              new ColumnDef(
+                  "v",
+                  ColumnKind.INTEGER,
+                  "int",
+                  false,
+                  0,
+                  false,
+                  0,
+                  0,
+                  null,
+                  List.of(),
+                  true,
+                  true)),
+          List.of("id"));
+  private final CapturedTable table =
+      new CapturedTable(schema, encoder.schemaJson(schema), new int[] {0});
+
+  @Test
+  void insertEnvelope() {
+    Object[] after = {new BigInteger("18446744073709551615"), "caf\u00e9", new byte[] {1, 0}, 7L};
+    SourceInfo src =
+        new SourceInfo(1, "1-1-9", "mariadb-bin.000001", 1234, 0, "ks", "t", 1_700_000_000_000L);
+    OutRecord out = encoder.row(table, "c", null, after, src, 1, 1);
+    assertEquals("{\"id\":18446744073709551615}", new String(out.key(), StandardCharsets.UTF_8));
+    String value = new String(out.value(), StandardCharsets.UTF_8);
+    assertEquals(
+        "{\"before\":null,\"after\":{\"id\":18446744073709551615,\"name\":\"café\",\"bin\":\"AQA=\",\"v\":7},"
+            + "\"source\":{\"version\":\"reshard-0.1\",\"connector\":\"mariadb\",\"name\":\"p\","
+            + "\"snapshot\":\"false\",\"server_id\":1,\"keyspace\":\"ks\",\"shard\":\"-80\","
+            + "\"gtid\":\"1-1-9\",\"file\":\"mariadb-bin.000001\",\"pos\":1234,\"row\":0,"
+            + "\"db\":\"ks\",\"table\":\"t\",\"ts_ms\":1700000000000},\"op\":\"c\","
+            + "\"ts_ms\":1700000000123,\"transaction\":{\"id\":\"1-1-9\",\"total_order\":1,"
+            + "\"data_collection_order\":1}}",
+        value);
+    ChangeRecord r = ChangeRecords.parse(consumerRecord(out, 5));
+    assertEquals(RecordKind.DATA, r.kind());
+    assertEquals("c", r.op());
+    assertEquals("1-1-9", r.gtid());
+    assertEquals(after[0], r.key().get("id"));
+    assertEquals("caf\u00e9", r.after().get("name"));
+    assertArrayEquals(new byte[] {1, 0}, (byte[]) r.after().get("bin"));
+    assertArrayEquals("caf\u00e9".getBytes(StandardCharsets.UTF_8), r.exactBytes("name", true));
+    assertTrue(r.schema().column("v").generated());
+    assertNull(r.before());
+  }
+
+  @Test
+  void textThatIsNotExactTravelsRawBesideIt() {
+    Object[] after = {1L, new byte[] {(byte) 0xC3, 0x28}, null, null};
+    SourceInfo src = new SourceInfo(1, "1-1-9", "f", 1, 0, "ks", "t", 0);
+    ChangeRecord r =
+        ChangeRecords.parse(consumerRecord(encoder.row(table, "c", null, after, src, 1, 1), 0));
+    assertTrue(r.value().has("after_raw"));
+    assertArrayEquals(new byte[] {(byte) 0xC3, 0x28}, r.exactBytes("name", true));
+  }
+
+  @Test
+  void beginEndHeartbeatAndSchemaRecords() {
+    ChangeRecord begin = ChangeRecords.parse(consumerRecord(encoder.begin("1-1-9", 5), 0));
+    assertEquals(RecordKind.BEGIN, begin.kind());
+    assertEquals("1-1-9", begin.gtid());
+    ChangeRecord end =
+        ChangeRecords.parse(consumerRecord(encoder.end("1-1-9", 3, Map.of("ks.t", 3L), 5), 1));
+    assertEquals(3, end.eventCount());
+    assertEquals(
+        "ks.t", end.value().path("data_collections").get(0).path("data_collection").asText());
+    CapturePosition pos = CapturePosition.at(GtidPosition.parse("1-1-9"));
+    ChangeRecord hb = ChangeRecords.parse(consumerRecord(encoder.heartbeat(pos, 1), 2));
+    assertEquals(pos, hb.position());
+    SourceInfo src = new SourceInfo(1, "1-1-10", "f", 1, 0, "ks", "t", 0);
+    ChangeRecord ddl =
+        ChangeRecords.parse(
+            consumerRecord(
+                encoder.schemaChange(
+                    src,
+                    "ALTER TABLE t ADD c INT",
+                    List.of(new RecordEncoder.TableChange("ALTER", "ks", "t", schema))),
+                3));
+    assertEquals(RecordKind.SCHEMA, ddl.kind());
+    assertEquals("ALTER TABLE t ADD c INT", ddl.ddl());
+    assertEquals("t", ddl.table());
+    ChangeRecord truncate =
+        ChangeRecords.parse(consumerRecord(encoder.truncate(src, "TRUNCATE t", List.of()), 4));
+    assertEquals("t", truncate.op());
+    assertEquals("TRUNCATE t", truncate.ddl());
+  }
+
+  private static ConsumerRecord<byte[], byte[]> consumerRecord(OutRecord out, long offset) {
+    ConsumerRecord<byte[], byte[]> r =
+        new ConsumerRecord<>("p.ks.-80", 0, offset, out.key(), out.value());
+    r.headers()
+        .add(ChangeRecords.KIND_HEADER, out.kind().headerValue().getBytes(StandardCharsets.UTF_8));
+    if (out.schema() != null) {
+      r.headers().add(ChangeRecords.SCHEMA_HEADER, out.schema());
+    }
+    return r;
+  }
+}
