@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       ClusterCommand.class,
       SmokeCommand.class,
       KeyspaceIdCommand.class,
+      CdcCommand.class,
       BenchCommand.class
     })
 public final class ReshardCli {

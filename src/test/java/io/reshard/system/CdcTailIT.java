@@ -1,0 +1,120 @@
+package io.reshard.system;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.reshard.cdc.CaptureConfig;
+import io.reshard.cdc.CaptureEngine;
+import io.reshard.cdc.GtidPosition;
+import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.testkit.LocalClusterExtension;
+import io.reshard.testkit.TestCluster;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@code reshard cdc tail} prints what capture published, as a read_committed consumer sees it. */
+@ExtendWith(LocalClusterExtension.class)
+class CdcTailIT {
+
+  @Test
+  void tailPrintsTheShardsRowChangesAndTransactionsAsJsonLines(TestCluster cluster)
+      throws Exception {
+    ClusterDescriptor.Server db1 = cluster.shards().get(0);
+    cluster.execute(db1, "CREATE TABLE notes (id INT PRIMARY KEY, body VARCHAR(20)) ENGINE=InnoDB");
+    Map<String, String> m = new HashMap<>();
+    m.put("source.host", db1.host());
+    m.put("source.port", Integer.toString(db1.port()));
+    m.put("source.user", db1.user());
+    m.put("source.server.id", "7201");
+    m.put("keyspace", cluster.database());
+    m.put("shard", "-40");
+    m.put("kafka.bootstrap.servers", cluster.bootstrap());
+    m.put("topic.prefix", cluster.topicPrefix());
+    m.put("heartbeat.interval.ms", "500");
+    try (CaptureEngine capture = new CaptureEngine(CaptureConfig.from(m))) {
+      capture.start();
+      cluster.execute(
+          db1,
+          "INSERT INTO notes VALUES (1, 'one'), (2, 'two')",
+          "UPDATE notes SET body = 'uno' WHERE id = 1",
+          "DELETE FROM notes WHERE id = 2");
+      GtidPosition end;
+      try (Connection c = cluster.connect(db1);
+          Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT @@gtid_binlog_pos")) {
+        rs.next();
+        end = GtidPosition.parse(rs.getString(1));
+      }
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (!capture.committedPosition().map(p -> p.gtids().covers(end)).orElse(false)) {
+        assertTrue(System.nanoTime() < deadline, "capture did not reach " + end);
+        Thread.sleep(50);
+      }
+      capture.close(); // its heartbeats would keep the tail from ever going idle
+      ReshardLauncherIT.Run r =
+          ReshardLauncherIT.reshard(
+              "cdc",
+              "tail",
+              "--cluster",
+              cluster.dir().toString(),
+              "--keyspace",
+              cluster.database(),
+              "--shard=-40",
+              "--topic-prefix",
+              cluster.topicPrefix(),
+              "--from-beginning",
+              "--idle-timeout",
+              "3");
+      assertEquals(0, r.exit(), r.err());
+      ObjectMapper json = new ObjectMapper();
+      List<String> ops = new ArrayList<>();
+      int begins = 0;
+      int ends = 0;
+      for (String line : r.out().lines().toList()) {
+        JsonNode v = json.readTree(line);
+        if (v.has("op") && "notes".equals(v.path("source").path("table").asText())) {
+          ops.add(
+              v.get("op").asText()
+                  + ":"
+                  + (v.get("after").isNull() ? v.get("before") : v.get("after")).get("id").asInt());
+          assertEquals(cluster.database(), v.get("source").get("db").asText());
+          assertTrue(v.get("source").get("gtid").asText().startsWith("1-1-"), line);
+        } else if ("BEGIN".equals(v.path("status").asText())) {
+          begins++;
+        } else if ("END".equals(v.path("status").asText())) {
+          ends++;
+        }
+      }
+      assertEquals(List.of("c:1", "c:2", "u:1", "d:2"), ops, r.out());
+      assertTrue(begins >= 3 && begins == ends, "BEGIN " + begins + ", END " + ends);
+    }
+  }
+
+  @Test
+  void tailOnAShardWithoutATopicIsRefused(TestCluster cluster) throws Exception {
+    ReshardLauncherIT.Run r =
+        ReshardLauncherIT.reshard(
+            "cdc",
+            "tail",
+            "--cluster",
+            cluster.dir().toString(),
+            "--keyspace",
+            cluster.database(),
+            "--shard=80-c0",
+            "--topic-prefix",
+            cluster.topicPrefix() + "-none",
+            "--max",
+            "1");
+    assertEquals(3, r.exit(), r.out() + r.err());
+    assertTrue(r.err().contains("does not exist"), r.err());
+  }
+}
