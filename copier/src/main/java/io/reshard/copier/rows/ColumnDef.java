@@ -50,12 +50,26 @@ public record ColumnDef(
 
   /**
    * The select-list expression whose value is the column's exact text bytes (see {@link
-   * ColumnKind}): {@code CAST(`c` AS BINARY)}, or {@code CAST(CAST(`c` AS DOUBLE) AS BINARY)} for a
-   * floating column.
+   * ColumnKind}): {@code CAST(`c` AS BINARY)}, {@code CAST(CAST(`c` AS DOUBLE) AS BINARY)} for a
+   * floating column, {@code CAST(`c` + 0 AS BINARY)} for an {@code ENUM} or {@code SET}.
    */
   public String selectExpression() {
-    String inner = kind == ColumnKind.FLOATING ? "CAST(" + quoted() + " AS DOUBLE)" : quoted();
+    String inner =
+        switch (kind) {
+          case FLOATING -> "CAST(" + quoted() + " AS DOUBLE)";
+          case ENUM_OR_SET -> quoted() + " + 0";
+          default -> quoted();
+        };
     return "CAST(" + inner + " AS BINARY)";
+  }
+
+  /**
+   * The expression that stores one bound value (as {@link #selectExpression()} read it) into this
+   * column: {@code ?}, or {@code CAST(? AS UNSIGNED)} for an {@code ENUM} index or {@code SET} bit
+   * mask.
+   */
+  public String insertParameter() {
+    return kind == ColumnKind.ENUM_OR_SET ? "CAST(? AS UNSIGNED)" : "?";
   }
 
   /**
@@ -70,6 +84,7 @@ public record ColumnDef(
       case SIGNED_INTEGER -> "CAST(? AS SIGNED)";
       case UNSIGNED_INTEGER, YEAR -> "CAST(? AS UNSIGNED)";
       case DECIMAL -> "CAST(? AS DECIMAL(" + precision + "," + scale + "))";
+      // explicit: the comparison must not depend on how a driver types a parameter
       case CHARACTER -> "CONVERT(? USING " + charset + ") COLLATE " + collation;
       case BINARY -> "?";
       case DATE -> "CAST(? AS DATE)";

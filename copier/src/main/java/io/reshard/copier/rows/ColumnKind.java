@@ -33,7 +33,7 @@ public enum ColumnKind {
   FLOATING,
   /** {@code CHAR}, {@code VARCHAR}, the {@code TEXT} types (and MariaDB's {@code JSON} alias). */
   CHARACTER,
-  /** {@code ENUM}, {@code SET}: the label(s), as the column's bytes. */
+  /** {@code ENUM}, {@code SET}: the index or bit mask, as decimal text. */
   ENUM_OR_SET,
   /** {@code BINARY}, {@code VARBINARY}, the {@code BLOB} types. */
   BINARY,

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -20,13 +22,21 @@ import java.util.stream.Collectors;
  * every other problem still fails the statement. Since sessions run without strict mode (zero dates
  * must be storable), a statement that leaves any warning (a truncation, a conversion) fails with a
  * {@link DataIntegrityException} naming the table and the warnings: a value is never silently
- * changed.
+ * changed. The one warning accepted is the one MariaDB gives for every way of storing an {@code
+ * ENUM}'s error value (index 0), on a row whose value for that column is index 0: the source holds
+ * that value, so the target must too.
  *
  * <p>Statements are cut at {@code maxRowsPerStatement} rows or {@code maxBytesPerStatement} bytes
  * of values, whichever comes first, to stay under {@code max_allowed_packet}. Thread-safe (holds
  * only immutable state and a cache of statement texts).
  */
 public final class RowWriter {
+  /** MariaDB's {@code WARN_DATA_TRUNCATED}. */
+  private static final int WARN_DATA_TRUNCATED = 1265;
+
+  private static final Pattern TRUNCATED_COLUMN =
+      Pattern.compile("Data truncated for column '(.*)' at row (\\d+)");
+
   private final TableSchema table;
   private final int maxRowsPerStatement;
   private final long maxBytesPerStatement;
@@ -50,7 +60,9 @@ public final class RowWriter {
     this.columnList =
         table.copyColumns().stream().map(ColumnDef::quoted).collect(Collectors.joining(", "));
     this.rowPlaceholders =
-        "(" + String.join(", ", Collections.nCopies(table.copyColumns().size(), "?")) + ")";
+        table.copyColumns().stream()
+            .map(ColumnDef::insertParameter)
+            .collect(Collectors.joining(", ", "(", ")"));
   }
 
   /**
@@ -143,12 +155,14 @@ public final class RowWriter {
   }
 
   private void refuseWarnings(SQLWarning w, List<Row> rows) {
-    if (w == null) {
-      return;
-    }
     List<String> messages = new ArrayList<>();
     for (SQLWarning x = w; x != null && messages.size() < 5; x = x.getNextWarning()) {
-      messages.add(x.getErrorCode() + " " + x.getMessage());
+      if (!isEnumErrorValue(x, rows)) {
+        messages.add(x.getErrorCode() + " " + x.getMessage());
+      }
+    }
+    if (messages.isEmpty()) {
+      return;
     }
     throw new DataIntegrityException(
         "writing "
@@ -160,5 +174,27 @@ public final class RowWriter {
             + ") left warnings, so a value would not be stored exactly: "
             + messages
             + "; check that the target table has the source's definition");
+  }
+
+  /** True for the warning of an ENUM error value that the row really holds (index 0). */
+  private boolean isEnumErrorValue(SQLWarning w, List<Row> rows) {
+    if (w.getErrorCode() != WARN_DATA_TRUNCATED) {
+      return false;
+    }
+    Matcher m = TRUNCATED_COLUMN.matcher(w.getMessage());
+    if (!m.find()) {
+      return false;
+    }
+    int column = table.indexOf(m.group(1));
+    int row = Integer.parseInt(m.group(2)) - 1;
+    if (column < 0 || row < 0 || row >= rows.size()) {
+      return false;
+    }
+    ColumnDef def = table.copyColumns().get(column);
+    byte[] v = rows.get(row).value(column);
+    return def.columnType().toLowerCase(java.util.Locale.ROOT).startsWith("enum")
+        && v != null
+        && v.length == 1
+        && v[0] == '0';
   }
 }
