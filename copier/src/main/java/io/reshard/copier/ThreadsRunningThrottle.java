@@ -85,6 +85,7 @@ public final class ThreadsRunningThrottle implements CopyThrottle, AutoCloseable
     }
   }
 
+  /** Closes its connection to the source. */
   @Override
   public synchronized void close() {
     closeConnection();
