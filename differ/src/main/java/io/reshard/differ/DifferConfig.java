@@ -1,0 +1,92 @@
+package io.reshard.differ;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How a {@link Differ} reads and reports. Immutable; built with {@link #builder()}, which validates
+ * every value and reports all problems at once.
+ *
+ * @param chunkRows keys read per side per chunk; default 5,000. Memory holds about two chunks
+ * @param sampleLimit differing keys kept per table for the report; default 10
+ * @param resume continue from {@code _reshard.diff_state} rather than start over; default false
+ * @param catchUpTimeout how long the applier may take to reach the snapshot's position; default 5
+ *     min
+ * @param flavor how the source opens its snapshot; default {@link ServerFlavor#MARIADB}
+ */
+public record DifferConfig(
+    int chunkRows, int sampleLimit, boolean resume, Duration catchUpTimeout, ServerFlavor flavor) {
+
+  /** The defaults. */
+  public static DifferConfig defaults() {
+    return builder().build();
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link DifferConfig}; not thread-safe. */
+  public static final class Builder {
+    private int chunkRows = 5000;
+    private int sampleLimit = 10;
+    private boolean resume = false;
+    private Duration catchUpTimeout = Duration.ofMinutes(5);
+    private ServerFlavor flavor = ServerFlavor.MARIADB;
+
+    /** See {@link DifferConfig#chunkRows()}. */
+    public Builder chunkRows(int v) {
+      chunkRows = v;
+      return this;
+    }
+
+    /** See {@link DifferConfig#sampleLimit()}. */
+    public Builder sampleLimit(int v) {
+      sampleLimit = v;
+      return this;
+    }
+
+    /** See {@link DifferConfig#resume()}. */
+    public Builder resume(boolean v) {
+      resume = v;
+      return this;
+    }
+
+    /** See {@link DifferConfig#catchUpTimeout()}. */
+    public Builder catchUpTimeout(Duration v) {
+      catchUpTimeout = v;
+      return this;
+    }
+
+    /** See {@link DifferConfig#flavor()}. */
+    public Builder flavor(ServerFlavor v) {
+      flavor = v;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException listing every invalid value
+     */
+    public DifferConfig build() {
+      List<String> problems = new ArrayList<>();
+      if (chunkRows < 1) {
+        problems.add("chunkRows must be at least 1, got " + chunkRows);
+      }
+      if (sampleLimit < 0) {
+        problems.add("sampleLimit must be 0 or more, got " + sampleLimit);
+      }
+      if (catchUpTimeout == null || catchUpTimeout.isNegative() || catchUpTimeout.isZero()) {
+        problems.add("catchUpTimeout must be a positive duration, got " + catchUpTimeout);
+      }
+      if (flavor == null) {
+        problems.add("flavor must be set");
+      }
+      if (!problems.isEmpty()) {
+        throw new IllegalArgumentException("invalid differ config: " + String.join("; ", problems));
+      }
+      return new DifferConfig(chunkRows, sampleLimit, resume, catchUpTimeout, flavor);
+    }
+  }
+}

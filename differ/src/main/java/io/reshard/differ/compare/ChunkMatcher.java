@@ -1,0 +1,88 @@
+package io.reshard.differ.compare;
+
+import io.reshard.copier.rows.ColumnDef;
+import io.reshard.copier.rows.Row;
+import io.reshard.copier.rows.RowKey;
+import io.reshard.copier.rows.TableSchema;
+import io.reshard.differ.DiffSample;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Compares the rows of one chunk: the source's and the target's rows with primary keys in the same
+ * key range, which the server delimited. Rows are paired by their collation equality key ({@link
+ * KeyedRow}), so {@code 'Café'} on one side meets {@code 'cafe'} on the other where the collation
+ * calls them equal; paired rows are then compared byte for byte in every column, the key columns
+ * included, so that pair is reported as mismatched. No client-side ordering of keys is needed.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ChunkMatcher {
+  private ChunkMatcher() {}
+
+  /**
+   * What the chunk's repair must do on the target.
+   *
+   * @param replace source rows to write (mismatched and missing rows)
+   * @param delete target keys to delete (rows the source does not have)
+   */
+  public record Fixes(List<Row> replace, List<RowKey> delete) {}
+
+  /**
+   * Compares one chunk and counts into {@code tally}.
+   *
+   * @param source the source's rows of the chunk that belong to the target's range
+   * @param target the target's rows of the chunk
+   * @return what a repair would do
+   */
+  public static Fixes match(
+      TableSchema table, List<KeyedRow> source, List<KeyedRow> target, Tally tally) {
+    Map<String, Row> targetByKey = new LinkedHashMap<>();
+    for (KeyedRow t : target) {
+      targetByKey.put(t.equalityKey(), t.row());
+    }
+    List<Row> replace = new ArrayList<>();
+    List<RowKey> delete = new ArrayList<>();
+    for (KeyedRow s : source) {
+      Row there = targetByKey.remove(s.equalityKey());
+      if (there == null) {
+        tally.extraSource(sample(table, s.row(), DiffSample.Kind.EXTRA_SOURCE, List.of()));
+        replace.add(s.row());
+        continue;
+      }
+      List<String> differing = differingColumns(table, s.row(), there);
+      if (differing.isEmpty()) {
+        tally.matching();
+      } else {
+        tally.mismatched(sample(table, s.row(), DiffSample.Kind.MISMATCHED, differing));
+        replace.add(s.row());
+      }
+    }
+    for (Row extra : targetByKey.values()) {
+      tally.extraTarget(sample(table, extra, DiffSample.Kind.EXTRA_TARGET, List.of()));
+      delete.add(table.keyOf(extra));
+    }
+    return new Fixes(replace, delete);
+  }
+
+  /** The names of the columns whose bytes differ (NULL differs from every value). */
+  static List<String> differingColumns(TableSchema table, Row a, Row b) {
+    List<String> out = new ArrayList<>();
+    List<ColumnDef> columns = table.copyColumns();
+    for (int i = 0; i < columns.size(); i++) {
+      if (!Arrays.equals(a.value(i), b.value(i))) {
+        out.add(columns.get(i).name());
+      }
+    }
+    return out;
+  }
+
+  private static DiffSample sample(
+      TableSchema table, Row row, DiffSample.Kind kind, List<String> columns) {
+    return new DiffSample(
+        table.table(), kind, table.keyOf(row).describe(table.keyNames()), columns);
+  }
+}

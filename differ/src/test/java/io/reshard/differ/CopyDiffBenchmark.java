@@ -1,0 +1,242 @@
+package io.reshard.differ;
+
+import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.cluster.ClusterSpec;
+import io.reshard.cluster.FreePorts;
+import io.reshard.cluster.LocalCluster;
+import io.reshard.copier.Copier;
+import io.reshard.copier.CopyProgress;
+import io.reshard.copier.CopySpec;
+import io.reshard.copier.CopyTarget;
+import io.reshard.copier.StreamCoverage;
+import io.reshard.router.JdbcEndpoint;
+import io.reshard.router.KeyRange;
+import io.reshard.router.VSchema;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Prints copy and diff rates measured on this machine; not a test.
+ *
+ * <p>Starts a local cluster of 3 MariaDB servers (and its Kafka broker, unused) in a temporary
+ * directory, loads narrow chat rows (id, channel_id, user_id, created_at, a body of about 130
+ * characters) into db1, then measures on the same rows:
+ *
+ * <ol>
+ *   <li>the online copy from db1 (shard {@code -}) to db2 ({@code -80}) and db3 ({@code 80-}),
+ *       default {@link io.reshard.copier.CopierConfig};
+ *   <li>{@code mariadb-dump --single-transaction | mariadb} of the same table from db1 into a fresh
+ *       database on db2 (one target, no split: the machine's own tools as the baseline);
+ *   <li>the diff of both targets against the source ({@link Differ}, default config);
+ *   <li>a plain PK-ordered streaming scan of the table on the source and on both targets.
+ * </ol>
+ *
+ * <p>Run from the repository root (one command line):
+ *
+ * <pre>
+ * mvn -B -q -o -pl differ -am package -DskipTests &amp;&amp; java -cp "differ/target/test-classes:differ/target/classes:$(cat differ/target/bench.classpath)" io.reshard.differ.CopyDiffBenchmark [rows]
+ * </pre>
+ */
+public final class CopyDiffBenchmark {
+  private static final String DB = "bench";
+  private static final String VSCHEMA =
+      "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}},"
+          + " \"tables\": {\"messages\": {\"column_vindexes\": [{\"column\": \"id\", \"name\": \"hash\"}]}}}";
+  private static final String DDL =
+      "CREATE TABLE messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL,"
+          + " user_id BIGINT NOT NULL, created_at DATETIME(6) NOT NULL, body VARCHAR(200),"
+          + " KEY by_channel (channel_id, created_at)) ENGINE=InnoDB";
+
+  private CopyDiffBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
+    Path dir = Files.createTempDirectory("reshard-bench-");
+    ClusterSpec spec =
+        new ClusterSpec(dir, 1, 2, FreePorts.block(33406, 3), FreePorts.block(39392, 2));
+    System.out.printf("starting 3 MariaDB servers under %s ...%n", dir);
+    ClusterDescriptor cluster = LocalCluster.up(spec, line -> {});
+    try {
+      run(cluster, rows);
+    } finally {
+      LocalCluster.down(dir);
+    }
+  }
+
+  private static void run(ClusterDescriptor cluster, int rows) throws Exception {
+    ClusterDescriptor.Server src = cluster.mariadb().get(0);
+    ClusterDescriptor.Server left = cluster.mariadb().get(1);
+    ClusterDescriptor.Server right = cluster.mariadb().get(2);
+    for (ClusterDescriptor.Server s : cluster.mariadb()) {
+      sql(s, "", "CREATE DATABASE " + DB, "CREATE DATABASE bench_dump");
+      sql(s, DB, DDL);
+    }
+    long t0 = System.nanoTime();
+    load(src, rows);
+    double loadS = seconds(t0);
+    System.out.printf("loaded %,d rows into db1 in %.1f s%n", rows, loadS);
+
+    VSchema vschema = VSchema.parse(VSCHEMA);
+    CopySpec copy =
+        new CopySpec(
+            "bench",
+            DB,
+            endpoint(src),
+            KeyRange.FULL,
+            List.of(
+                new CopyTarget(KeyRange.parse("-80"), endpoint(left)),
+                new CopyTarget(KeyRange.parse("80-"), endpoint(right))),
+            List.of("messages"),
+            vschema,
+            "1-1-1");
+    t0 = System.nanoTime();
+    CopyProgress p = Copier.builder(copy).coverage(StreamCoverage.staticSource()).build().run();
+    double copyS = seconds(t0);
+
+    t0 = System.nanoTime();
+    dump(src, left);
+    double dumpS = seconds(t0);
+
+    t0 = System.nanoTime();
+    long compared = 0;
+    for (CopyTarget t : copy.targets()) {
+      DiffReport r =
+          new Differ(
+                  new DiffSpec("bench", DB, endpoint(src), t, List.of("messages"), vschema),
+                  DifferConfig.defaults(),
+                  StreamControl.none(),
+                  DiffListener.NONE)
+              .run();
+      if (!r.isClean()) {
+        throw new IllegalStateException("the benchmark's copy is not clean:\n" + r.toTable());
+      }
+      compared += r.table("messages").compared();
+    }
+    double diffS = seconds(t0);
+
+    t0 = System.nanoTime();
+    long scanned = scan(src) + scan(left) + scan(right);
+    double scanS = seconds(t0);
+
+    System.out.printf(
+        "%nrows: %,d narrow chat rows (body ~130 chars), source db1 -> db2 (-80) + db3 (80-)%n",
+        rows);
+    System.out.printf("%-46s %10s %12s%n", "", "seconds", "rows/s");
+    System.out.printf(
+        "%-46s %10.2f %,12.0f%n", "online copy to two targets (copier)", copyS, rows / copyS);
+    System.out.printf(
+        "%-46s %10.2f %,12.0f%n",
+        "mariadb-dump --single-transaction | mariadb", dumpS, rows / dumpS);
+    System.out.printf(
+        "%-46s %10.2f %,12.0f%n", "diff of both targets (differ)", diffS, compared / diffS);
+    System.out.printf(
+        "%-46s %10.2f %,12.0f%n",
+        "plain PK-ordered scan, source + both targets", scanS, (scanned / 2.0) / scanS);
+    System.out.printf(
+        "copy / dump rate: %.2f   diff / scan rate: %.2f%n", dumpS / copyS, scanS / diffS);
+    System.out.printf(
+        "(copy: %,d rows, last chunk size %d; diff: %,d keys compared; scan: %,d rows read, rate per"
+            + " source row)%n",
+        p.rowsCopied(), p.tables().get(0).chunkRows(), compared, scanned);
+  }
+
+  private static void load(ClusterDescriptor.Server s, int rows) throws Exception {
+    Random r = new Random(1);
+    String words = "the quick brown fox jumps over a lazy dog while shards split and merge online ";
+    LocalDateTime t = LocalDateTime.of(2026, 1, 1, 0, 0);
+    int batch = 1000;
+    try (Connection c = connect(s, DB)) {
+      c.setAutoCommit(false);
+      String sql =
+          "INSERT INTO messages VALUES "
+              + String.join(", ", Collections.nCopies(batch, "(?, ?, ?, ?, ?)"));
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        for (int id = 1; id <= rows; id += batch) {
+          int p = 1;
+          for (int i = 0; i < batch; i++) {
+            long key = Math.min(id + i, rows);
+            int start = r.nextInt(words.length());
+            String body = (words + words + words).substring(start, start + 120 + r.nextInt(20));
+            ps.setLong(p++, id + i <= rows ? key : -(id + i)); // pad the last batch below zero
+            ps.setLong(p++, 1 + r.nextInt(5000));
+            ps.setLong(p++, 1 + r.nextInt(100_000));
+            ps.setObject(p++, t.plusNanos(1000L * (id + i)));
+            ps.setString(p++, body);
+          }
+          ps.executeUpdate();
+        }
+      }
+      try (Statement st = c.createStatement()) {
+        st.execute("DELETE FROM messages WHERE id < 0");
+      }
+      c.commit();
+    }
+  }
+
+  private static void dump(ClusterDescriptor.Server from, ClusterDescriptor.Server to)
+      throws Exception {
+    String cmd =
+        String.format(
+            "set -o pipefail; mariadb-dump --no-defaults -h127.0.0.1 -P%d -uroot"
+                + " --single-transaction %s messages | mariadb --no-defaults -h127.0.0.1 -P%d -uroot"
+                + " bench_dump",
+            from.port(), DB, to.port());
+    Process p = new ProcessBuilder("bash", "-c", cmd).inheritIO().start();
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("mariadb-dump | mariadb failed: exit " + p.exitValue());
+    }
+  }
+
+  private static long scan(ClusterDescriptor.Server s) throws Exception {
+    long n = 0;
+    try (Connection c = connect(s, DB);
+        Statement st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+      st.setFetchSize(1000); // Connector/J 3 streams with any positive fetch size
+      try (ResultSet rs =
+          st.executeQuery(
+              "SELECT id, channel_id, user_id, created_at, body FROM messages ORDER BY id")) {
+        List<String> sink = new ArrayList<>(5);
+        while (rs.next()) {
+          sink.clear();
+          for (int i = 1; i <= 5; i++) {
+            sink.add(rs.getString(i));
+          }
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  private static JdbcEndpoint endpoint(ClusterDescriptor.Server s) {
+    return new JdbcEndpoint("jdbc:mariadb://" + s.host() + ":" + s.port() + "/", s.user(), "");
+  }
+
+  private static Connection connect(ClusterDescriptor.Server s, String db) throws Exception {
+    return DriverManager.getConnection(s.jdbcUrl(db), s.user(), "");
+  }
+
+  private static void sql(ClusterDescriptor.Server s, String db, String... statements)
+      throws Exception {
+    try (Connection c = connect(s, db);
+        Statement st = c.createStatement()) {
+      for (String q : statements) {
+        st.execute(q);
+      }
+    }
+  }
+
+  private static double seconds(long t0) {
+    return (System.nanoTime() - t0) / 1e9;
+  }
+}
