@@ -69,6 +69,39 @@ public final class ApplyEngine implements AutoCloseable {
     loop.stopAt(topic, position);
   }
 
+  /**
+   * Moves the stop point to {@code position} and lets a stopped stream continue to it; it stops
+   * again there. Returns at once; use {@link #awaitStopped} to wait.
+   */
+  public void runTo(String topic, GtidPosition position) {
+    loop.runTo(topic, position);
+  }
+
+  /**
+   * Waits until the stream has stopped at its stop point with every transaction of {@code position}
+   * applied.
+   *
+   * @return false on timeout or if the stream stopped in error
+   */
+  public boolean awaitStopped(String topic, GtidPosition position, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    if (!loop.awaitApplied(topic, position, timeout)) {
+      return false;
+    }
+    while (loop.state() != StreamsTable.State.STOPPED) {
+      if (System.nanoTime() > deadline || loop.state() == StreamsTable.State.ERROR) {
+        return false;
+      }
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Resumes a stream paused by {@link #stopAt}. */
   public void resume() {
     loop.resume();

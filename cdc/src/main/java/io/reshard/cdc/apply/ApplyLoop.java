@@ -444,6 +444,18 @@ public final class ApplyLoop implements Runnable {
     topics.get(topic).stopAt = position;
   }
 
+  /**
+   * Moves the stop point of {@code topic} to {@code position} and lets a stopped stream continue to
+   * it: the stream applies up to exactly that position and stops there again.
+   */
+  public synchronized void runTo(String topic, GtidPosition position) {
+    topics.get(topic).stopAt = position;
+    if (state == StreamsTable.State.STOPPED) {
+      resumeRequested = true;
+    }
+    notifyAll();
+  }
+
   public synchronized void resume() {
     topics.values().forEach(t -> t.stopAt = null);
     resumeRequested = true;
