@@ -1,0 +1,78 @@
+package io.reshard.switcher;
+
+import io.reshard.cdc.GtidPosition;
+import io.reshard.router.ReshardSchema;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+/**
+ * The switch's steps on one shard server (DESIGN 4.3): fence (the shard's fence row {@code writable
+ * = 0}, waiting at most {@code lockWait} for router transactions in flight, and the server {@code
+ * read_only}), un-fence, make a shard writable at a new epoch, and read the server's GTID position.
+ * Stateless.
+ */
+final class ServerFence {
+  private ServerFence() {}
+
+  /**
+   * Fences {@code shard}: no router write can commit there once this returns.
+   *
+   * @throws SQLException with error 1205 if router transactions held the fence row longer than
+   *     {@code lockWait}; then nothing changed
+   */
+  static void fence(ShardServer s, String keyspace, Duration lockWait) throws SQLException {
+    try (Connection c = connect(s);
+        Statement st = c.createStatement()) {
+      st.execute("SET SESSION innodb_lock_wait_timeout = " + Math.max(1, lockWait.toSeconds()));
+      c.setAutoCommit(false);
+      ReshardSchema.setWritable(c, keyspace, s.shard(), false);
+      c.commit();
+      // clients that bypass the router are refused too (users without READ_ONLY ADMIN)
+      st.execute("SET GLOBAL read_only = ON");
+    }
+  }
+
+  /** Un-fences {@code shard}: writable again at its epoch, and the server writable. */
+  static void unfence(ShardServer s, String keyspace) throws SQLException {
+    try (Connection c = connect(s);
+        Statement st = c.createStatement()) {
+      ReshardSchema.setWritable(c, keyspace, s.shard(), true);
+      st.execute("SET GLOBAL read_only = OFF");
+    }
+  }
+
+  /** Makes {@code shard} writable for routers at {@code epoch}, and the server writable. */
+  static void open(ShardServer s, String keyspace, long epoch) throws SQLException {
+    try (Connection c = connect(s);
+        Statement st = c.createStatement()) {
+      ReshardSchema.setFence(c, keyspace, s.shard(), epoch, true);
+      st.execute("SET GLOBAL read_only = OFF");
+    }
+  }
+
+  /** Creates the fence row of a shard that must not take router writes yet. */
+  static void closed(ShardServer s, String keyspace) throws SQLException {
+    try (Connection c = connect(s)) {
+      ReshardSchema.create(c);
+      ReshardSchema.setFence(c, keyspace, s.shard(), 0, false);
+    }
+  }
+
+  /** The server's {@code @@gtid_binlog_pos}. */
+  static GtidPosition position(ShardServer s) throws SQLException {
+    try (Connection c = connect(s);
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
+      rs.next();
+      return GtidPosition.parse(rs.getString(1));
+    }
+  }
+
+  static Connection connect(ShardServer s) throws SQLException {
+    return DriverManager.getConnection(s.endpoint().url(), s.user(), s.password());
+  }
+}

@@ -1,0 +1,51 @@
+package io.reshard.switcher;
+
+import io.reshard.router.JdbcEndpoint;
+import io.reshard.router.KeyRange;
+
+/**
+ * One shard of a workflow and the server that holds it (DESIGN 2: one keyspace shard per server).
+ *
+ * @param shard the shard's name, e.g. {@code c0-e0}
+ * @param endpointRef the shard map's reference to the server, e.g. {@code db5}
+ * @param host the server's host, for binlog capture
+ * @param port the server's port
+ * @param user a user with the rights capture, copy, apply and the switch need (on MariaDB 10.11 the
+ *     reverse-replication user needs {@code READ_ONLY ADMIN})
+ * @param password its password (never logged)
+ * @param captureServerId the server id capture presents to this server's binlog
+ */
+public record ShardServer(
+    String shard,
+    String endpointRef,
+    String host,
+    int port,
+    String user,
+    String password,
+    long captureServerId) {
+
+  /** The shard's key range. */
+  public KeyRange range() {
+    return KeyRange.parse(shard);
+  }
+
+  /** The server as a JDBC endpoint (no database). */
+  public JdbcEndpoint endpoint() {
+    return new JdbcEndpoint("jdbc:mariadb://" + host + ":" + port + "/", user, password);
+  }
+
+  @Override
+  public String toString() {
+    return "ShardServer["
+        + shard
+        + " on "
+        + endpointRef
+        + " "
+        + host
+        + ":"
+        + port
+        + ", user="
+        + user
+        + "]";
+  }
+}

@@ -1,0 +1,178 @@
+package io.reshard.switcher;
+
+import io.reshard.cdc.ApplyConfig;
+import io.reshard.cdc.ApplyEngine;
+import io.reshard.cdc.CaptureConfig;
+import io.reshard.cdc.CaptureEngine;
+import io.reshard.cdc.ChangeRecords;
+import io.reshard.cdc.GtidPosition;
+import io.reshard.cdc.apply.StreamsTable;
+import io.reshard.router.ReshardException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The change streams of one workflow, run in this process: capture of every shard it needs (a
+ * change topic per shard, workflow-independent), the forward appliers (sources to each target) and,
+ * after the write switch, the reverse appliers (targets to each source). There is never a loop:
+ * forward and reverse appliers never run at the same time. Not thread-safe: the runner drives it
+ * from one thread.
+ */
+final class Streams implements AutoCloseable {
+  private final WorkflowSpec spec;
+  private final Map<String, CaptureEngine> captures = new HashMap<>();
+  private final Map<String, ApplyEngine> forward = new LinkedHashMap<>();
+  private final Map<String, ApplyEngine> reverse = new LinkedHashMap<>();
+  private int generation;
+
+  Streams(WorkflowSpec spec) {
+    this.spec = spec;
+  }
+
+  /** The change topic of {@code shard}. */
+  String topic(String shard) {
+    return ChangeRecords.changeTopic(spec.topicPrefix(), spec.keyspace(), shard);
+  }
+
+  /**
+   * Starts capture of {@code s} if it is not running, and waits until it has committed a position
+   * covering the server's current one: from then on every change of the shard reaches its topic.
+   */
+  void ensureCapture(ShardServer s, Duration timeout) throws Exception {
+    CaptureEngine engine = captures.get(s.shard());
+    if (engine == null) {
+      Map<String, String> m = new HashMap<>();
+      m.put("source.host", s.host());
+      m.put("source.port", Integer.toString(s.port()));
+      m.put("source.user", s.user());
+      m.put("source.password", s.password());
+      m.put("source.server.id", Long.toString(s.captureServerId()));
+      m.put("keyspace", spec.keyspace());
+      m.put("shard", s.shard());
+      m.put("kafka.bootstrap.servers", spec.bootstrap());
+      m.put("topic.prefix", spec.topicPrefix());
+      m.put("heartbeat.interval.ms", "200");
+      m.put("batch.max.wait.ms", "5");
+      engine = new CaptureEngine(CaptureConfig.from(m));
+      engine.start();
+      captures.put(s.shard(), engine);
+    }
+    GtidPosition now = ServerFence.position(s);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!engine.committedPosition().map(p -> p.gtids().covers(now)).orElse(false)) {
+      if (System.nanoTime() > deadline) {
+        throw new ReshardException(
+            "capture of shard " + s.shard() + " did not reach " + now + " in time");
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  CaptureEngine capture(String shard) {
+    return captures.get(shard);
+  }
+
+  /** Starts a fresh generation of forward appliers, every source applied from {@code start}. */
+  void startForward(Map<String, GtidPosition> start) {
+    generation++;
+    for (ShardServer t : spec.targets()) {
+      forward.put(t.shard(), applier(spec.name() + "-fwd" + generation, t, spec.sources(), start));
+    }
+  }
+
+  /** Starts reverse appliers: every target's changes since {@code start} back into each source. */
+  void startReverse(Map<String, GtidPosition> start) {
+    for (ShardServer s : spec.sources()) {
+      reverse.put(s.shard(), applier(spec.name() + "-rev" + generation, s, spec.targets(), start));
+    }
+  }
+
+  private ApplyEngine applier(
+      String stream, ShardServer into, List<ShardServer> from, Map<String, GtidPosition> start) {
+    Map<String, GtidPosition> sources = new LinkedHashMap<>();
+    for (ShardServer f : from) {
+      sources.put(topic(f.shard()), start.get(f.shard()));
+    }
+    ApplyEngine e =
+        new ApplyEngine(
+            new ApplyConfig(
+                stream,
+                into.shard(),
+                into.endpoint().urlFor(spec.keyspace()),
+                into.user(),
+                into.password(),
+                spec.keyspace(),
+                spec.vschema(),
+                spec.bootstrap(),
+                sources,
+                ApplyConfig.DEFAULT_MAX_ROWS_PER_COMMIT,
+                Duration.ofMillis(20)));
+    e.start();
+    return e;
+  }
+
+  Map<String, ApplyEngine> forward() {
+    return forward;
+  }
+
+  Map<String, ApplyEngine> reverse() {
+    return reverse;
+  }
+
+  /** Waits until every applier of {@code appliers} has applied every shard's position. */
+  boolean awaitApplied(
+      Map<String, ApplyEngine> appliers, Map<String, GtidPosition> positions, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (ApplyEngine a : appliers.values()) {
+      for (Map.Entry<String, GtidPosition> p : positions.entrySet()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || !a.awaitApplied(topic(p.getKey()), p.getValue(), Duration.ofNanos(left))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Stops (freezes) every applier of {@code appliers}: nothing more is applied. */
+  void freeze(Map<String, ApplyEngine> appliers) {
+    appliers.values().forEach(ApplyEngine::close);
+    appliers.clear();
+  }
+
+  /** Every applier problem: a stream in error, and the largest lag. */
+  List<String> problems(Duration maxLag) {
+    List<String> problems = new ArrayList<>();
+    for (Map.Entry<String, ApplyEngine> e : forward.entrySet()) {
+      ApplyEngine a = e.getValue();
+      if (a.state() == StreamsTable.State.ERROR) {
+        problems.add(
+            "the stream into " + e.getKey() + " is in error: " + a.lastError().orElse("?"));
+      } else if (a.lagMillis() > maxLag.toMillis()) {
+        problems.add(
+            "the stream into "
+                + e.getKey()
+                + " lags "
+                + a.lagMillis()
+                + " ms, more than "
+                + maxLag.toMillis()
+                + " ms");
+      }
+    }
+    return problems;
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    freeze(forward);
+    freeze(reverse);
+    for (CaptureEngine c : captures.values()) {
+      c.close();
+    }
+    captures.clear();
+  }
+}

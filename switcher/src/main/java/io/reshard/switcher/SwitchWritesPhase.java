@@ -1,0 +1,169 @@
+package io.reshard.switcher;
+
+import io.reshard.cdc.GtidPosition;
+import io.reshard.router.ShardMap;
+import io.reshard.router.ShardMapPublisher;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves the writes of a workflow's range from its sources to its targets (DESIGN 4.8), in order:
+ *
+ * <ol>
+ *   <li>refuse unless the copy is done, no stream is in error, lag is under the limit and the last
+ *       diff is clean (or forced);
+ *   <li>fence the sources and make them {@code read_only} — the drain;
+ *   <li>read the sources' position G;
+ *   <li>wait until every target has applied G (timeout: un-fence, nothing changed), then freeze the
+ *       forward streams there;
+ *   <li>write the journal record — the point of no return;
+ *   <li>capture the targets and start reverse streams from their current positions;
+ *   <li>open the targets' fence rows at the new epoch;
+ *   <li>publish the next shard map with the targets serving writes.
+ * </ol>
+ *
+ * The reverse direction ({@link ReverseTrafficPhase}) runs the same steps the other way. While the
+ * reverse streams run, no forward stream does, so a change never loops.
+ */
+final class SwitchWritesPhase {
+  private static final Logger LOG = LoggerFactory.getLogger(SwitchWritesPhase.class);
+
+  private final WorkflowSpec spec;
+  private final Streams streams;
+  private final WorkflowEngine engine;
+  private final ShardMapPublisher publisher;
+
+  SwitchWritesPhase(
+      WorkflowSpec spec, Streams streams, WorkflowEngine engine, ShardMapPublisher publisher) {
+    this.spec = spec;
+    this.streams = streams;
+    this.engine = engine;
+    this.publisher = publisher;
+  }
+
+  /**
+   * Runs the steps; returns the workflow in {@code WRITES_SWITCHED}.
+   *
+   * @throws SwitchRefusedException if step 1 refuses; nothing changed
+   * @throws CutoverAbortedException if the fence or the catch-up timed out; rolled back
+   */
+  Workflow run(Workflow w, boolean force) throws Exception {
+    refuseUnlessReady(w, force);
+    WorkflowState before = w.state();
+    w =
+        engine.transition(
+            w,
+            WorkflowState.SWITCHING_WRITES,
+            "phase 2/8 fencing " + MapChanges.names(spec.sources()));
+    long t0 = System.nanoTime();
+    Map<String, GtidPosition> g = fenceAndReadPositions(w, before);
+    LOG.info(
+        "workflow {}: phase 4/8 waiting for {} to apply G = {}",
+        spec.name(),
+        MapChanges.names(spec.targets()),
+        g);
+    if (!streams.awaitApplied(streams.forward(), g, spec.catchUpTimeout())) {
+      rollBack(w, before);
+      throw new CutoverAbortedException(
+          "workflow "
+              + spec.name()
+              + ": the targets did not apply "
+              + g
+              + " within "
+              + spec.catchUpTimeout().toMillis()
+              + " ms; the sources are writable again, the shard map is unchanged",
+          null);
+    }
+    streams.freeze(streams.forward());
+    w =
+        engine.transition(
+            w.withJournal(g.toString(), w.updatedAt()),
+            WorkflowState.WRITES_SWITCHED,
+            "phase 5/8 journal: forward streams frozen at " + g);
+    finishForward(w);
+    LOG.info(
+        "workflow {}: writes switched in {} ms", spec.name(), (System.nanoTime() - t0) / 1_000_000);
+    return w;
+  }
+
+  /** Steps 6-8: idempotent, so a restarted switcher that finds the journal finishes forward. */
+  void finishForward(Workflow w) throws Exception {
+    Map<String, GtidPosition> start = new LinkedHashMap<>();
+    for (ShardServer t : spec.targets()) {
+      streams.ensureCapture(t, Duration.ofSeconds(60));
+      start.put(t.shard(), ServerFence.position(t));
+    }
+    streams.startReverse(start);
+    ShardMap next = MapChanges.targetsServe(publisher.newest().orElseThrow(), spec);
+    for (ShardServer t : spec.targets()) {
+      ServerFence.open(t, spec.keyspace(), MapChanges.epochOf(next, t));
+    }
+    publisher.publish(next);
+    LOG.info(
+        "workflow {}: phase 8/8 shard map version {} published: {} serve writes",
+        spec.name(),
+        next.version(),
+        MapChanges.names(spec.targets()));
+  }
+
+  private void refuseUnlessReady(Workflow w, boolean force) {
+    List<String> reasons = new java.util.ArrayList<>();
+    if (w.state() != WorkflowState.RUNNING && w.state() != WorkflowState.READS_SWITCHED) {
+      reasons.add(
+          "the workflow is "
+              + w.state()
+              + ", and writes switch only after the copy is done (RUNNING or READS_SWITCHED)");
+    }
+    reasons.addAll(streams.problems(spec.maxLag()));
+    if (!force && !Boolean.TRUE.equals(w.lastDiffClean())) {
+      reasons.add(
+          w.lastDiffClean() == null
+              ? "no diff has run (run one, or use --force)"
+              : "the last diff found differences (fix them, or use --force)");
+    }
+    if (!reasons.isEmpty()) {
+      throw new SwitchRefusedException(
+          "switch-traffic --writes refused for workflow "
+              + spec.name()
+              + ": "
+              + String.join("; ", reasons));
+    }
+  }
+
+  private Map<String, GtidPosition> fenceAndReadPositions(Workflow w, WorkflowState before)
+      throws Exception {
+    try {
+      for (ShardServer s : spec.sources()) {
+        ServerFence.fence(s, spec.keyspace(), spec.fenceLockWait());
+      }
+    } catch (SQLException e) {
+      rollBack(w, before);
+      throw new CutoverAbortedException(
+          "workflow "
+              + spec.name()
+              + ": fencing the sources waited longer than "
+              + spec.fenceLockWait().toMillis()
+              + " ms for transactions in flight [error "
+              + e.getErrorCode()
+              + "]; nothing changed",
+          e);
+    }
+    Map<String, GtidPosition> g = new LinkedHashMap<>();
+    for (ShardServer s : spec.sources()) {
+      g.put(s.shard(), ServerFence.position(s));
+    }
+    return g;
+  }
+
+  private void rollBack(Workflow w, WorkflowState before) throws SQLException {
+    for (ShardServer s : spec.sources()) {
+      ServerFence.unfence(s, spec.keyspace());
+    }
+    engine.transition(w, before, "switch abandoned, sources un-fenced");
+  }
+}

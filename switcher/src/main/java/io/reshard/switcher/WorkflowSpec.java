@@ -1,0 +1,48 @@
+package io.reshard.switcher;
+
+import io.reshard.router.VSchema;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What a workflow moves and where its infrastructure is. Immutable.
+ *
+ * @param name the workflow's name
+ * @param keyspace the keyspace (a database of that name on every shard server)
+ * @param vschema the keyspace's vschema; its sharded tables are the moved tables
+ * @param sources the source shards (one for a split)
+ * @param targets the target shards; their ranges must partition the sources' ranges
+ * @param bootstrap Kafka bootstrap servers
+ * @param topicPrefix the change topics' prefix
+ * @param shardMapTopic the shard map topic
+ * @param maxLag the largest apply lag at which writes may switch
+ * @param fenceLockWait how long the fence update may wait for router transactions in flight
+ * @param catchUpTimeout how long the switch waits for the targets to apply G before rolling back
+ */
+public record WorkflowSpec(
+    String name,
+    String keyspace,
+    VSchema vschema,
+    List<ShardServer> sources,
+    List<ShardServer> targets,
+    String bootstrap,
+    String topicPrefix,
+    String shardMapTopic,
+    Duration maxLag,
+    Duration fenceLockWait,
+    Duration catchUpTimeout) {
+
+  /** Copies the lists. */
+  public WorkflowSpec {
+    sources = List.copyOf(sources);
+    targets = List.copyOf(targets);
+  }
+
+  /** The moved tables: every table with a primary vindex in the vschema. */
+  public List<String> tables() {
+    return vschema.tables().values().stream()
+        .filter(t -> t.primaryVindex().isPresent())
+        .map(io.reshard.router.VSchemaTable::name)
+        .toList();
+  }
+}
