@@ -108,6 +108,29 @@ class SchemaChangeIT {
   }
 
   @Test
+  void binlogRotationIsFollowed() throws Exception {
+    cluster.execute(shard, "CREATE TABLE r (id INT PRIMARY KEY)");
+    CaptureConfig config = CaptureConfig.from(CaptureSupport.config(cluster, shard, "-60"));
+    try (CaptureEngine engine = started(config)) {
+      cluster.execute(
+          shard, "INSERT INTO r VALUES (1)", "FLUSH BINARY LOGS", "INSERT INTO r VALUES (2)");
+      CaptureSupport.awaitCommitted(
+          engine, CaptureSupport.binlogPosition(cluster, shard), Duration.ofSeconds(60));
+      List<ChangeRecord> rows =
+          CaptureSupport.data(
+              CaptureSupport.read(
+                  cluster.bootstrap(),
+                  config.changeTopic(),
+                  Duration.ofSeconds(30),
+                  CaptureSupport.rows("r", "c", 2)));
+      String first = rows.get(0).value().path("source").path("file").asText();
+      String second = rows.get(1).value().path("source").path("file").asText();
+      assertTrue(second.compareTo(first) > 0, first + " then " + second);
+      assertEquals(second, engine.committedPosition().orElseThrow().binlogFile());
+    }
+  }
+
+  @Test
   void dmlLoggedAsAStatementStopsCaptureNamingTableAndGtid() throws Exception {
     cluster.execute(shard, "CREATE TABLE s (id INT PRIMARY KEY)");
     String gtid =
