@@ -108,6 +108,49 @@ class SchemaChangeIT {
   }
 
   @Test
+  void reshardRowsAreCarriedAndOtherDatabasesOnlyAdvanceThePosition() throws Exception {
+    String other = "other2_" + cluster.database();
+    String reshardTable = "_reshard.`" + cluster.database() + "`";
+    cluster.execute(
+        shard,
+        "CREATE DATABASE IF NOT EXISTS _reshard",
+        "CREATE TABLE " + reshardTable + " (id INT PRIMARY KEY, epoch BIGINT)",
+        "CREATE DATABASE " + other,
+        "CREATE TABLE " + other + ".y (id INT PRIMARY KEY)");
+    CaptureConfig config = CaptureConfig.from(CaptureSupport.config(cluster, shard, "-70"));
+    try (CaptureEngine engine = started(config)) {
+      cluster.execute(
+          shard,
+          "INSERT INTO " + reshardTable + " VALUES (1, 7)",
+          "INSERT INTO " + other + ".y VALUES (1)");
+      GtidPosition last = CaptureSupport.binlogPosition(cluster, shard);
+      CaptureSupport.awaitCommitted(engine, last, Duration.ofSeconds(60));
+      List<ChangeRecord> records =
+          CaptureSupport.read(
+              cluster.bootstrap(),
+              config.changeTopic(),
+              Duration.ofSeconds(30),
+              l ->
+                  l.stream()
+                      .anyMatch(
+                          r ->
+                              r.kind() == RecordKind.HEARTBEAT
+                                  && r.position().gtids().covers(last)));
+      List<ChangeRecord> data = CaptureSupport.data(records);
+      assertEquals(1, data.size(), "the _reshard row only, nothing of " + other);
+      assertEquals("_reshard", data.get(0).database());
+      assertEquals(7L, data.get(0).after().get("epoch"));
+      assertTrue(
+          records.stream()
+              .anyMatch(r -> r.kind() == RecordKind.HEARTBEAT && r.position().gtids().covers(last)),
+          "a heartbeat carries the position past the unrelated write");
+    } finally {
+      cluster.execute(
+          shard, "DROP TABLE IF EXISTS " + reshardTable, "DROP DATABASE IF EXISTS " + other);
+    }
+  }
+
+  @Test
   void binlogRotationIsFollowed() throws Exception {
     cluster.execute(shard, "CREATE TABLE r (id INT PRIMARY KEY)");
     CaptureConfig config = CaptureConfig.from(CaptureSupport.config(cluster, shard, "-60"));
