@@ -17,7 +17,8 @@ public class CaptureFencedException extends CdcException {
     super(
         "another capture process with transactional.id '"
             + transactionalId
-            + "' took over this shard; this one stopped (nothing it had not committed is visible)",
+            + "' took over this shard; this one stopped (nothing it had not committed is visible): "
+            + cause,
         false,
         cause);
   }

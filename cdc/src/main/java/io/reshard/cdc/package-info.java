@@ -1,8 +1,14 @@
 /**
- * Change data capture: binlog capture of one source shard into its Kafka change topic, and apply of
- * those topics into one target shard filtered by key range (DESIGN.md 4.4, 4.5).
+ * Change data capture (DESIGN.md 4.4, docs/cdc-capture.md). Entry class: {@link
+ * io.reshard.cdc.CaptureEngine}, which captures one source shard's binlog into its Kafka change
+ * topic exactly once and resumably, configured by {@link io.reshard.cdc.CaptureConfig}.
  *
- * <p>Not implemented yet: issue 4 builds it. The module exists so that the reactor, the dependency
- * direction and the package names are fixed from the start.
+ * <p>The topic's contract is {@link io.reshard.cdc.ChangeRecords}; the one value representation,
+ * shared with the JDBC path of the copier and the differ, is {@link io.reshard.cdc.ValueCodec} with
+ * {@link io.reshard.cdc.TableSchemas} and {@link io.reshard.cdc.MariaDbCharsets}. Positions are
+ * {@link io.reshard.cdc.GtidPosition} and {@link io.reshard.cdc.CapturePosition}. Errors extend
+ * {@link io.reshard.cdc.CdcException}.
+ *
+ * <p>Apply (Kafka to a target shard) is not built yet.
  */
 package io.reshard.cdc;

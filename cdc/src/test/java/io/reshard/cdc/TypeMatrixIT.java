@@ -24,7 +24,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -34,7 +33,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * published (one representation for both paths).
  */
 @ExtendWith(LocalClusterExtension.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TypeMatrixIT {
   private static final String DDL =
       """
@@ -83,18 +81,16 @@ class TypeMatrixIT {
       VALUES (3, 0, 0, 0.1, 0.1, 0, '2024-02-29', '2024-02-29 12:00:00.000000',
         '0000-00-00 00:00:00', '00:00:00.000', 2155, 'b', '', '[]')""";
 
-  private final TestCluster cluster;
-  private final ClusterDescriptor.Server shard;
-  private CaptureEngine engine;
-  private List<ChangeRecord> records;
-
-  TypeMatrixIT(TestCluster cluster) {
-    this.cluster = cluster;
-    this.shard = cluster.shards().get(0);
-  }
+  // captured once for the class (in @BeforeAll, after the extension has set up the cluster)
+  private static TestCluster cluster;
+  private static ClusterDescriptor.Server shard;
+  private static CaptureEngine engine;
+  private static List<ChangeRecord> records;
 
   @BeforeAll
-  void captureInsertUpdateDelete() throws Exception {
+  static void captureInsertUpdateDelete(TestCluster testCluster) throws Exception {
+    cluster = testCluster;
+    shard = cluster.shards().get(0);
     cluster.execute(shard, DDL);
     CaptureConfig config = CaptureConfig.from(CaptureSupport.config(cluster, shard, "-40"));
     engine = new CaptureEngine(config);
@@ -121,13 +117,13 @@ class TypeMatrixIT {
   }
 
   @AfterAll
-  void stop() throws Exception {
+  static void stop() throws Exception {
     if (engine != null) {
       engine.close();
     }
   }
 
-  private ChangeRecord row(String op, long id) {
+  private static ChangeRecord row(String op, long id) {
     return CaptureSupport.data(records).stream()
         .filter(r -> r.op().equals(op))
         .filter(r -> Long.valueOf(id).equals(r.key().get("id")))

@@ -129,8 +129,30 @@ final class CaptureLoop {
               "the binlog stream of " + config.describe() + " ended", null);
         }
       } else {
-        handle(item.event());
+        try {
+          handle(item.event());
+        } catch (UnsupportedChangeException e) {
+          commitBeforeFailing(e);
+          throw e;
+        }
       }
+    }
+  }
+
+  /**
+   * Commits what was published before a change that cannot be captured, so the topic and the stored
+   * position reach exactly up to it: consumers get everything before it, and a capture restarted
+   * after the cause is fixed continues there. Best effort: if the commit fails too, the batch is
+   * aborted and a restart republishes it.
+   */
+  private void commitBeforeFailing(UnsupportedChangeException cause) {
+    if (!publisher.hasOpenBatch()) {
+      return;
+    }
+    try {
+      commit();
+    } catch (RuntimeException again) {
+      cause.addSuppressed(again);
     }
   }
 

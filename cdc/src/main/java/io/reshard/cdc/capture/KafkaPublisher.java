@@ -34,10 +34,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * <p>Used by the engine thread only; not thread-safe.
  */
 final class KafkaPublisher implements AutoCloseable {
+  /** Kafka's default {@code transaction.timeout.ms}. */
+  private static final String DEFAULT_TRANSACTION_TIMEOUT = "60000";
+
   private final CaptureConfig config;
   private final KafkaProducer<byte[], byte[]> producer;
   private final byte[] offsetsKey;
   private final long maxRecordBytes;
+  private final long transactionTimeoutNanos;
   private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
   private boolean open;
   private int batchRows;
@@ -67,6 +71,11 @@ final class KafkaPublisher implements AutoCloseable {
     this.maxRecordBytes =
         Math.min(
             maxMessageBytes, Long.parseLong(p.getProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG)));
+    this.transactionTimeoutNanos =
+        java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+            Long.parseLong(
+                p.getProperty(
+                    ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, DEFAULT_TRANSACTION_TIMEOUT)));
     this.producer = new KafkaProducer<>(p);
     try {
       producer.initTransactions();
@@ -190,7 +199,16 @@ final class KafkaPublisher implements AutoCloseable {
   /** Maps a Kafka error to fenced, fatal or retriable. */
   private CdcException translate(Exception e, String doing) {
     for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof InvalidProducerEpochException
+          && batchAgeNanos() >= transactionTimeoutNanos) {
+        // the coordinator aborted a transaction open longer than transaction.timeout.ms
+        return new CdcException.Retriable(
+            "Kafka aborted a transaction open longer than transaction.timeout.ms while " + doing,
+            e);
+      }
       if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException) {
+        // a newer producer with the same transactional.id: with Kafka 4 transactions this
+        // arrives as InvalidProducerEpochException (measured), before as ProducerFencedException
         return new CaptureFencedException(config.transactionalId(), e);
       }
       if (t instanceof AuthorizationException
