@@ -129,7 +129,12 @@ class SplitLifecycleIT {
         try (WorkflowRunner runner =
             new WorkflowRunner(spec, new WorkflowEngine(store, Clock.systemUTC()), publisher)) {
           runner.create();
-          runner.copy(CopierConfig.builder().initialChunkRows(50).minChunkRows(20).maxChunkRows(200).build());
+          runner.copy(
+              CopierConfig.builder()
+                  .initialChunkRows(50)
+                  .minChunkRows(20)
+                  .maxChunkRows(200)
+                  .build());
           SwitchRefusedException refused =
               assertThrows(SwitchRefusedException.class, () -> runner.switchWrites(false));
           assertTrue(refused.getMessage().contains("no diff has run"), refused.getMessage());

@@ -47,7 +47,7 @@ final class ReverseTrafficPhase {
     if (!streams.awaitApplied(streams.reverse(), g, spec.catchUpTimeout())) {
       return abort(w, "the sources did not apply " + g + " in time", null);
     }
-    streams.freeze(streams.reverse());
+    streams.pauseAt(streams.reverse(), g, spec.catchUpTimeout());
     Map<String, GtidPosition> p0 = new LinkedHashMap<>();
     for (ShardServer s : spec.sources()) {
       streams.ensureCapture(s, Duration.ofSeconds(60));
@@ -59,6 +59,7 @@ final class ReverseTrafficPhase {
       ServerFence.open(s, spec.keyspace(), MapChanges.epochOf(next, s));
     }
     publisher.publish(next);
+    streams.freeze(streams.reverse());
     return engine.transition(
         w.withDiff(false, w.updatedAt()).withError(null, w.updatedAt()),
         WorkflowState.RUNNING,

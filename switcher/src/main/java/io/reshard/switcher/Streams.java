@@ -60,6 +60,8 @@ final class Streams implements AutoCloseable {
       engine = new CaptureEngine(CaptureConfig.from(m));
       engine.start();
       captures.put(s.shard(), engine);
+    } else {
+      return; // running since before now: its stream holds every change after its start
     }
     GtidPosition now = ServerFence.position(s);
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -136,6 +138,25 @@ final class Streams implements AutoCloseable {
       }
     }
     return true;
+  }
+
+  /**
+   * Pauses every applier of {@code appliers} at exactly {@code positions} (which they have
+   * applied): from then on they apply nothing, within one poll. {@link #freeze} closes them later.
+   */
+  void pauseAt(
+      Map<String, ApplyEngine> appliers, Map<String, GtidPosition> positions, Duration timeout) {
+    for (ApplyEngine a : appliers.values()) {
+      positions.forEach((shard, p) -> a.stopAt(topic(shard), p));
+    }
+    for (Map.Entry<String, ApplyEngine> e : appliers.entrySet()) {
+      for (Map.Entry<String, GtidPosition> p : positions.entrySet()) {
+        if (!e.getValue().awaitStopped(topic(p.getKey()), p.getValue(), timeout)) {
+          throw new ReshardException(
+              "the stream into " + e.getKey() + " did not pause at " + p.getValue());
+        }
+      }
+    }
   }
 
   /** Stops (freezes) every applier of {@code appliers}: nothing more is applied. */

@@ -54,6 +54,13 @@ final class SwitchWritesPhase {
    */
   Workflow run(Workflow w, boolean force) throws Exception {
     refuseUnlessReady(w, force);
+    // capture the targets before the drain, so the fenced window never waits for a capture to
+    // start;
+    // the reverse streams start later, from the targets' positions at step 6, and skip what is
+    // before
+    for (ShardServer t : spec.targets()) {
+      streams.ensureCapture(t, Duration.ofSeconds(60));
+    }
     WorkflowState before = w.state();
     w =
         engine.transition(
@@ -62,6 +69,7 @@ final class SwitchWritesPhase {
             "phase 2/8 fencing " + MapChanges.names(spec.sources()));
     long t0 = System.nanoTime();
     Map<String, GtidPosition> g = fenceAndReadPositions(w, before);
+    long fenced = System.nanoTime();
     LOG.info(
         "workflow {}: phase 4/8 waiting for {} to apply G = {}",
         spec.name(),
@@ -79,15 +87,26 @@ final class SwitchWritesPhase {
               + " ms; the sources are writable again, the shard map is unchanged",
           null);
     }
-    streams.freeze(streams.forward());
+    long t4 = System.nanoTime();
+    LOG.info(
+        "workflow {}: step 3-4 G read and applied {} ms", spec.name(), (t4 - fenced) / 1_000_000);
+    streams.pauseAt(streams.forward(), g, spec.catchUpTimeout());
+    LOG.info(
+        "workflow {}: forward streams frozen at G in {} ms",
+        spec.name(),
+        (System.nanoTime() - t4) / 1_000_000);
     w =
         engine.transition(
             w.withJournal(g.toString(), w.updatedAt()),
             WorkflowState.WRITES_SWITCHED,
             "phase 5/8 journal: forward streams frozen at " + g);
     finishForward(w);
+    streams.freeze(streams.forward()); // paused since step 4; now their threads and connections go
     LOG.info(
-        "workflow {}: writes switched in {} ms", spec.name(), (System.nanoTime() - t0) / 1_000_000);
+        "workflow {}: writes switched in {} ms; the sources were fenced for {} ms until the map was published",
+        spec.name(),
+        (System.nanoTime() - t0) / 1_000_000,
+        (System.nanoTime() - fenced) / 1_000_000);
     return w;
   }
 
@@ -95,15 +114,26 @@ final class SwitchWritesPhase {
   void finishForward(Workflow w) throws Exception {
     Map<String, GtidPosition> start = new LinkedHashMap<>();
     for (ShardServer t : spec.targets()) {
-      streams.ensureCapture(t, Duration.ofSeconds(60));
+      if (streams.capture(t.shard()) == null) {
+        streams.ensureCapture(t, Duration.ofSeconds(60)); // a restarted switcher finishing forward
+      }
       start.put(t.shard(), ServerFence.position(t));
     }
+    long t6 = System.nanoTime();
     streams.startReverse(start);
     ShardMap next = MapChanges.targetsServe(publisher.newest().orElseThrow(), spec);
+    long t7 = System.nanoTime();
     for (ShardServer t : spec.targets()) {
       ServerFence.open(t, spec.keyspace(), MapChanges.epochOf(next, t));
     }
+    long t8 = System.nanoTime();
     publisher.publish(next);
+    LOG.debug(
+        "workflow {}: step 6 reverse streams {} ms, step 7 open targets {} ms, step 8 publish {} ms",
+        spec.name(),
+        (t7 - t6) / 1_000_000,
+        (t8 - t7) / 1_000_000,
+        (System.nanoTime() - t8) / 1_000_000);
     LOG.info(
         "workflow {}: phase 8/8 shard map version {} published: {} serve writes",
         spec.name(),
