@@ -41,6 +41,7 @@ class CaptureResumeIT {
   private static final int BATCH = 500;
 
   private final TestCluster cluster;
+  private long committedRows;
 
   CaptureResumeIT(TestCluster cluster) {
     this.cluster = cluster;
@@ -75,6 +76,7 @@ class CaptureResumeIT {
     String sentLine;
     try {
       int commitsInside = 0;
+      committedRows = -1;
       while (true) {
         String line = lines.poll(60, TimeUnit.SECONDS);
         if (line == null) {
@@ -82,6 +84,11 @@ class CaptureResumeIT {
         }
         if (line.startsWith("COMMITTED") && line.contains("\"txn\"")) {
           commitsInside++;
+          java.util.regex.Matcher m =
+              java.util.regex.Pattern.compile("\"rows\":(\\d+)").matcher(line);
+          if (m.find()) {
+            committedRows = Long.parseLong(m.group(1));
+          }
         }
         if (line.startsWith("SENT") && commitsInside >= 3) {
           sentLine = line; // records of this batch are sent, its commit is pending: kill now
@@ -102,7 +109,15 @@ class CaptureResumeIT {
     long visible =
         CaptureSupport.data(beforeRestart).stream().filter(r -> "big9".equals(r.table())).count();
     assertTrue(visible >= 3 * BATCH && visible < ROWS, "committed rows visible: " + visible);
-    assertEquals(0, visible % BATCH, "only whole committed batches are visible: " + visible);
+    // exactly what the last committed position says was published inside the transaction: a batch
+    // may commit before it is full (capture commits an aging batch), so no multiple of BATCH is
+    // assumed
+    long visibleInside =
+        CaptureSupport.data(beforeRestart).stream()
+            .filter(r -> "big9".equals(r.table()) && ((Number) r.after().get("id")).longValue() > 0)
+            .count();
+    assertEquals(
+        committedRows, visibleInside, "only committed batches of the transaction are visible");
 
     resumeAndCheck(shard, config, "big9");
   }
