@@ -7,22 +7,22 @@ import java.util.Arrays;
  * rate and percentiles. Each thread records into its own array; {@link #merge} combines. Not
  * thread-safe itself: one instance per thread, merged at the end.
  */
-final class LatencyRecorder {
+public final class LatencyRecorder {
   private long[] nanos = new long[1 << 16];
   private int n;
 
-  void record(long latencyNanos) {
+  public void record(long latencyNanos) {
     if (n == nanos.length) {
       nanos = Arrays.copyOf(nanos, n * 2);
     }
     nanos[n++] = latencyNanos;
   }
 
-  int count() {
+  public int count() {
     return n;
   }
 
-  static LatencyRecorder merge(Iterable<LatencyRecorder> parts) {
+  public static LatencyRecorder merge(Iterable<LatencyRecorder> parts) {
     LatencyRecorder all = new LatencyRecorder();
     for (LatencyRecorder p : parts) {
       for (int i = 0; i < p.n; i++) {
@@ -34,7 +34,7 @@ final class LatencyRecorder {
   }
 
   /** The q-quantile in milliseconds of a merged (sorted) recorder. */
-  double quantileMillis(double q) {
+  public double quantileMillis(double q) {
     if (n == 0) {
       return Double.NaN;
     }

@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
     footer = ExitCodes.HELP_TEXT,
     subcommands = {
       ClusterCommand.class,
-      SmokeCommand.class,
+      DemoCommand.class,
       KeyspaceIdCommand.class,
       CdcCommand.class,
       BenchCommand.class

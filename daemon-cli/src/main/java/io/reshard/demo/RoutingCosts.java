@@ -1,0 +1,138 @@
+package io.reshard.demo;
+
+import io.reshard.bench.LatencyRecorder;
+import io.reshard.router.Router;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.IntConsumer;
+
+/**
+ * What each kind of read costs through router-lib: 8 client threads for a fixed time per query type
+ * after a warm-up; shard queries per read, p50, p99 and QPS.
+ */
+final class RoutingCosts {
+  private final Router router;
+  private final long[] channelOf;
+  private final Duration duration;
+
+  RoutingCosts(Router router, long[] channelOf, Duration duration) {
+    this.router = router;
+    this.channelOf = channelOf;
+    this.duration = duration;
+  }
+
+  Map<String, Object> run() throws Exception {
+    Map<String, Object> out = new LinkedHashMap<>();
+    Random r = new Random(3);
+    Comparator<Map<String, Object>> newest =
+        Comparator.<Map<String, Object>, Timestamp>comparing(m -> (Timestamp) m.get("created_at"))
+            .reversed();
+    out.put(
+        "by_id_with_channel",
+        measure(
+            1,
+            i -> {
+              long id = 1 + r.nextInt(channelOf.length);
+              router.query(
+                  "messages",
+                  channelOf[(int) id - 1],
+                  "SELECT * FROM messages WHERE channel_id = ? AND id = ?",
+                  channelOf[(int) id - 1],
+                  id);
+            }));
+    out.put(
+        "by_id_via_lookup",
+        measure(
+            2,
+            i -> {
+              long id = 1 + r.nextInt(channelOf.length);
+              router.queryByLookup("messages", "id", id, "SELECT * FROM messages WHERE id = ?", id);
+            }));
+    out.put(
+        "by_id_scatter",
+        measure(
+            4,
+            i -> {
+              long id = 1 + r.nextInt(channelOf.length);
+              router.scatter("SELECT * FROM messages WHERE id = ?", id);
+            }));
+    out.put(
+        "latest_50_by_channel",
+        measure(
+            1,
+            i -> {
+              long ch = channelOf[r.nextInt(channelOf.length)];
+              router.query(
+                  "messages",
+                  ch,
+                  "SELECT * FROM messages WHERE channel_id = ? ORDER BY created_at DESC LIMIT 50",
+                  ch);
+            }));
+    out.put(
+        "latest_50_by_user",
+        measure(
+            4,
+            i -> {
+              long user = 1 + r.nextInt(ChatKeyspace.USERS);
+              router.scatterOrdered(
+                  "SELECT * FROM messages WHERE user_id = ? ORDER BY created_at DESC LIMIT 50",
+                  newest,
+                  50,
+                  user);
+            }));
+    return out;
+  }
+
+  private Map<String, Object> measure(int shardQueries, IntConsumer op) throws Exception {
+    runFor(duration.dividedBy(3), op, new ArrayList<>());
+    List<LatencyRecorder> parts = new ArrayList<>();
+    long t0 = System.nanoTime();
+    runFor(duration, op, parts);
+    double secs = (System.nanoTime() - t0) / 1e9;
+    LatencyRecorder all = LatencyRecorder.merge(parts);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("shard_queries", shardQueries);
+    m.put("p50_ms", round(all.quantileMillis(0.5)));
+    m.put("p99_ms", round(all.quantileMillis(0.99)));
+    m.put("qps", Math.round(all.count() / secs));
+    return m;
+  }
+
+  private static void runFor(Duration d, IntConsumer op, List<LatencyRecorder> parts)
+      throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    long end = System.nanoTime() + d.toNanos();
+    List<Future<LatencyRecorder>> fs = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      fs.add(
+          pool.submit(
+              () -> {
+                LatencyRecorder rec = new LatencyRecorder();
+                int i = 0;
+                while (System.nanoTime() < end) {
+                  long s = System.nanoTime();
+                  op.accept(i++);
+                  rec.record(System.nanoTime() - s);
+                }
+                return rec;
+              }));
+    }
+    for (Future<LatencyRecorder> f : fs) {
+      parts.add(f.get());
+    }
+    pool.shutdown();
+  }
+
+  static double round(double v) {
+    return Math.round(v * 1000) / 1000.0;
+  }
+}
