@@ -147,22 +147,50 @@ class ReshardLauncherIT {
 
   @Test
   @Order(7)
-  void theDemoPassesItsSmokeCheckAndStopsItsCluster() throws Exception {
+  void theDemoSplitsAShardUnderTrafficAndReportsEveryFigure() throws Exception {
     Path demoDir = Files.createTempDirectory(dir.getParent(), "demo-");
+    Path report = demoDir.resolve("demo.json");
     Run r =
         reshard(
             "demo",
+            "--scale",
+            "0.05",
             "--dir",
             demoDir.toString(),
+            "--out",
+            report.toString(),
             "--base-port",
             "" + FreePorts.block(26406, 6),
             "--kafka-port",
             "" + FreePorts.block(29792, 2));
     assertEquals(0, r.exit(), r.out() + r.err());
-    assertTrue(r.out().contains("smoke check passed"), r.out());
-    assertEquals(
-        6, r.out().lines().filter(l -> l.contains("wrote a row logged as GTID")).count(), r.out());
-    assertTrue(r.out().contains("saw 3 of 3 committed records and 0 of 2 aborted"), r.out());
+    assertTrue(r.out().contains("demo passed"), r.out());
+    JsonNode json = new ObjectMapper().readTree(report.toFile());
+    assertTrue(json.get("ok").asBoolean(), json.toString());
+    JsonNode reshard = json.get("reshard");
+    assertEquals(0, reshard.get("writer_errors").asLong(), json.toString());
+    assertEquals(0, reshard.get("reader_misses").asLong());
+    assertEquals(0, reshard.get("reader_duplicates").asLong());
+    assertEquals(0, reshard.get("diff_mismatches").asLong());
+    assertTrue(
+        reshard.get("writer_ops").asLong() > 0 && reshard.get("reader_lookups").asLong() > 0);
+    JsonNode end = json.get("end_state");
+    assertEquals(end.get("expected_ids").asLong(), end.get("ids_found_once").asLong());
+    assertEquals(0, end.get("ids_missing").asLong());
+    assertEquals(0, end.get("ids_duplicated").asLong());
+    assertEquals(0, end.get("rows_wrong_shard").asLong());
+    assertEquals(0, end.get("lookup_mismatches").asLong());
+    assertEquals(0, json.get("transfers").get("single").get("credits_lost").asLong());
+    assertTrue(
+        json.get("transfers").get("single").get("refused").asLong() > 0,
+        "single mode refuses cross-shard");
+    JsonNode multi = json.get("transfers").get("multi");
+    assertTrue(
+        multi.get("credits_lost").asLong() == 0 || multi.get("injected_failures").asLong() > 0);
+    for (String q : new String[] {"by_id_with_channel", "by_id_via_lookup", "latest_50_by_user"}) {
+      assertTrue(json.get("routing").get(q).get("qps").asLong() > 0, q);
+    }
+    assertEquals(8, json.get("skew").size());
     Run status = reshard("cluster", "status", "--dir", demoDir.toString());
     assertTrue(status.out().lines().allMatch(l -> l.endsWith("down")), status.out());
   }

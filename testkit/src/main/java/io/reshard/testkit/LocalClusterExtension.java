@@ -20,8 +20,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * prefix, so the suite pays the start-up once and classes never see each other's rows.
  *
  * <p>Shape, from system properties: {@code reshard.test.shards} (default 4) shards and {@code
- * reshard.test.spares} (default 2) spares, on free ports found from 23306 (MariaDB) and 29092
- * (Kafka) up, under {@code reshard.test.root} (default {@code target/test-clusters}).
+ * reshard.test.spares} (default 2) spares, on free ports in a band of their own (MariaDB from 30000, Kafka from 32000, below the
+ * ephemeral range; other tests and benchmarks use fixed bases under 30000), under {@code reshard.test.root} (default {@code target/test-clusters}).
  *
  * <p>Use: {@code @ExtendWith(LocalClusterExtension.class)} on the class. Thread-safe.
  */
@@ -106,7 +106,7 @@ public final class LocalClusterExtension
       int spares = Integer.getInteger("reshard.test.spares", 2);
       Path root = Path.of(System.getProperty("reshard.test.root", "target/test-clusters"));
       long pid = ProcessHandle.current().pid();
-      int spread = (int) (pid % 64) * 16; // concurrent runs start their port search apart
+      int slot = (int) (pid % 100); // concurrent runs start their port search apart
       ClusterException last = null;
       for (int attempt = 1; attempt <= 3; attempt++) {
         Path dir = root.resolve("run-" + pid + "-" + attempt);
@@ -115,8 +115,8 @@ public final class LocalClusterExtension
                 dir,
                 shards,
                 spares,
-                FreePorts.block(23306 + spread + 1024 * (attempt - 1), shards + spares),
-                FreePorts.block(29092 + 2 * spread + 1024 * (attempt - 1), 2));
+                FreePorts.block(30000 + 16 * slot + 1600 * (attempt - 1), shards + spares),
+                FreePorts.block(32000 + 4 * slot + 400 * (attempt - 1), 2));
         long t0 = System.nanoTime();
         try {
           ClusterDescriptor d =
