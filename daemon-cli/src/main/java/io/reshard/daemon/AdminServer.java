@@ -189,10 +189,10 @@ public final class AdminServer implements DaemonService {
     try (ex) {
       status = route(ex, method, path);
     } catch (RuntimeException | IOException e) {
-      LOG.error("admin {} {} failed: {}", method, path, redact(e.toString()));
+      LOG.error("admin {} {} failed: {}", method, redact(decode(path)), redact(e.toString()));
       status = 500;
     }
-    LOG.debug("admin {} {} -> {}", method, path, status);
+    LOG.debug("admin {} {} -> {}", method, redact(decode(path)), status);
   }
 
   private int route(HttpExchange ex, String method, String path) throws IOException {
@@ -293,7 +293,12 @@ public final class AdminServer implements DaemonService {
     } catch (IllegalArgumentException e) {
       return error(ex, 400, e.getMessage());
     }
-    LOG.info("admin action {} on workflow {}: {} {}", action, workflow, r.outcome(), r.message());
+    LOG.info(
+        "admin action {} on workflow {}: {} {}",
+        redact(action),
+        redact(workflow),
+        r.outcome(),
+        redact(String.valueOf(r.message())));
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("workflow", workflow);
     body.put("action", action);

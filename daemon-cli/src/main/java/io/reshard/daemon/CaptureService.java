@@ -192,9 +192,10 @@ public final class CaptureService implements DaemonService {
 
   /** Starts one engine and waits until it ends. */
   private Outcome runOneEngine() {
-    CaptureEngine e = engines.apply(config, metrics);
-    engine = e;
+    CaptureEngine e;
     try {
+      e = engines.apply(config, metrics);
+      engine = e;
       e.start();
     } catch (CdcException x) {
       return new Outcome(false, x);
