@@ -67,7 +67,7 @@ public final class DaemonConfig {
               STRING,
               "reshard",
               matches(TOPIC, "a topic name"),
-              "Prefix of the change topics <prefix>.<keyspace>.<shard> that capture writes."),
+              "Prefix of the change topics PREFIX.KEYSPACE.SHARD that capture writes."),
           new ConfigKey(
               "workflows.topic",
               STRING,
@@ -316,13 +316,15 @@ public final class DaemonConfig {
 
   private static void row(StringBuilder b, String name, ConfigKey k) {
     String def =
-        k.required() ? "required" : k.defaultValue().isEmpty() ? "(empty)" : k.defaultValue();
+        k.required()
+            ? "required"
+            : k.defaultValue().isEmpty() ? "(empty)" : "`" + k.defaultValue() + "`";
     b.append("| `")
         .append(name)
         .append("` | ")
         .append(k.type().name().toLowerCase(java.util.Locale.ROOT))
         .append(" | ")
-        .append(k.required() ? def : "`" + def + "`")
+        .append(def)
         .append(" | ")
         .append(k.doc())
         .append(" |\n");

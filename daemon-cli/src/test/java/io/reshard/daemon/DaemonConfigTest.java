@@ -316,6 +316,17 @@ class DaemonConfigTest {
         k -> assertTrue(doc.contains("`shards[]." + k.name() + "`"), k.name()));
   }
 
+  @Test
+  void theDocsPageHoldsTheGeneratedTable() throws Exception {
+    String page = Files.readString(Path.of("..", "docs", "daemon.md"));
+    int start = page.indexOf("<!-- keys:start -->\n") + "<!-- keys:start -->\n".length();
+    int end = page.indexOf("<!-- keys:end -->");
+    assertEquals(
+        DaemonConfig.documentation(),
+        page.substring(start, end),
+        "regenerate the table in docs/daemon.md from DaemonConfig.documentation()");
+  }
+
   private static ClusterDescriptor.Server server(String name, String role, int port, int id) {
     return new ClusterDescriptor.Server(
         name, role, "127.0.0.1", port, "/tmp/" + name + ".sock", "root", id, 0, "/tmp/" + name);
