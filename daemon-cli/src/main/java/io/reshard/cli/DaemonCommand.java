@@ -154,9 +154,9 @@ final class DaemonCommand implements Callable<Integer> {
 
   private int runForeground(DaemonConfig cfg, PrintWriter out) throws InterruptedException {
     Daemon daemon = Daemon.builder(cfg).build();
-    daemon.start();
     long pid = ProcessHandle.current().pid();
     Path dir = cluster == null ? null : cluster.toAbsolutePath().normalize();
+    // Registered before start: a SIGTERM during start waits for it, then stops what started.
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -167,6 +167,7 @@ final class DaemonCommand implements Callable<Integer> {
                   }
                 },
                 "daemon-shutdown"));
+    daemon.start();
     if (dir != null) {
       ClusterDaemon.record(dir, pid, daemon.adminEndpoint().toString());
     }
