@@ -1,6 +1,8 @@
 package io.reshard.cli;
 
 import io.reshard.cluster.ClusterException;
+import io.reshard.daemon.DaemonConfigException;
+import io.reshard.daemon.DaemonStartException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
@@ -33,6 +35,12 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         case PORT_IN_USE, NO_CLUSTER, MISSING_PROGRAM -> ExitCodes.REFUSED;
         case START_FAILED, OTHER -> ExitCodes.ERROR;
       };
+    }
+    if (e instanceof DaemonConfigException) {
+      return ExitCodes.USAGE;
+    }
+    if (e instanceof DaemonStartException) {
+      return ExitCodes.REFUSED;
     }
     if (e instanceof CommandLine.ParameterException || e instanceof IllegalArgumentException) {
       return ExitCodes.USAGE;

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       KeyspaceIdCommand.class,
       CdcCommand.class,
+      DaemonCommand.class,
       BenchCommand.class
     })
 public final class ReshardCli {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,18 +19,23 @@ import java.util.Optional;
  * <pre>{@code
  * {"mariadb": [{"name", "role": "shard"|"spare", "host", "port", "socket", "user",
  *               "server_id", "pid", "datadir"}, ...],
- *  "kafka": {"bootstrap": "host:port", "port", "controller_port", "pid"}}
+ *  "kafka": {"bootstrap": "host:port", "port", "controller_port", "pid"},
+ *  "daemon": {"pid", "admin": "http://127.0.0.1:port"}}
  * }</pre>
  *
  * Servers are in order, shards first. Every {@code port} and {@code pid} is a JSON integer; a
- * {@code pid} of 0 means the process has not been started. Unknown keys are kept out of the model
- * but tolerated on read, so later versions may add keys.
+ * {@code pid} of 0 means the process has not been started. {@code daemon} is present only while a
+ * pipeline daemon started for this cluster ({@code reshard daemon --cluster DIR}) runs; the daemon
+ * writes it itself once its admin endpoint listens and removes it when it stops. Unknown keys are
+ * kept out of the model but tolerated on read, so later versions may add keys.
  *
  * @param mariadb the servers, shards first
  * @param kafka the broker
+ * @param daemon the pipeline daemon running for this cluster, or null
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ClusterDescriptor(List<Server> mariadb, Broker kafka) {
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ClusterDescriptor(List<Server> mariadb, Broker kafka, DaemonProcess daemon) {
 
   /** File name of the descriptor inside the cluster directory. */
   public static final String FILE_NAME = "cluster.json";
@@ -93,6 +99,25 @@ public record ClusterDescriptor(List<Server> mariadb, Broker kafka) {
     }
   }
 
+  /**
+   * A descriptor without a daemon.
+   *
+   * @param mariadb the servers, shards first
+   * @param kafka the broker
+   */
+  public ClusterDescriptor(List<Server> mariadb, Broker kafka) {
+    this(mariadb, kafka, null);
+  }
+
+  /**
+   * The pipeline daemon running for this cluster.
+   *
+   * @param pid the daemon JVM's process id
+   * @param admin its admin endpoint, {@code http://host:port}
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record DaemonProcess(long pid, String admin) {}
+
   /** The servers whose role is {@code shard}, in order. */
   public List<Server> shards() {
     return mariadb.stream().filter(s -> "shard".equals(s.role())).toList();
@@ -107,12 +132,17 @@ public record ClusterDescriptor(List<Server> mariadb, Broker kafka) {
   public ClusterDescriptor withServerPid(int index, long pid) {
     List<Server> servers = new java.util.ArrayList<>(mariadb);
     servers.set(index, servers.get(index).withPid(pid));
-    return new ClusterDescriptor(List.copyOf(servers), kafka);
+    return new ClusterDescriptor(List.copyOf(servers), kafka, daemon);
   }
 
   /** Returns a copy in which the broker has another pid. */
   public ClusterDescriptor withKafkaPid(long pid) {
-    return new ClusterDescriptor(mariadb, kafka.withPid(pid));
+    return new ClusterDescriptor(mariadb, kafka.withPid(pid), daemon);
+  }
+
+  /** Returns a copy with another daemon entry; null removes it. */
+  public ClusterDescriptor withDaemon(DaemonProcess newDaemon) {
+    return new ClusterDescriptor(mariadb, kafka, newDaemon);
   }
 
   /**
@@ -144,8 +174,10 @@ public record ClusterDescriptor(List<Server> mariadb, Broker kafka) {
    */
   public void write(Path dir) {
     Path file = dir.resolve(FILE_NAME);
-    Path tmp = dir.resolve(FILE_NAME + ".tmp");
     try {
+      // A temporary file of its own per writer: the daemon records itself while `up` may write.
+      Path tmp = Files.createTempFile(dir, FILE_NAME + ".", ".tmp");
+      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
       JSON.writeValue(tmp.toFile(), this);
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {

@@ -113,18 +113,28 @@ public final class LocalCluster {
     result.add(
         new ProcessStatus(
             "kafka", "broker", b.port(), b.pid(), new KafkaBroker(dir, b).isRunning()));
+    if (d.daemon() != null) {
+      ClusterDescriptor.DaemonProcess p = d.daemon();
+      int port = java.net.URI.create(p.admin()).getPort();
+      result.add(
+          new ProcessStatus("daemon", "daemon", port, p.pid(), ClusterDaemon.isRunning(p.pid())));
+    }
     return result;
   }
 
   /**
    * Stops every process of the cluster in {@code dir}, by the pids in its descriptor, and records
-   * them as stopped. Data stays, so a later {@link #up} restarts on it.
+   * them as stopped: the pipeline daemon first, if one is recorded ({@link ClusterDaemon#stop}), so
+   * it never sees its sources vanish; then the servers and the broker. Data stays, so a later
+   * {@link #up} restarts on it.
    *
    * @return one line per process saying whether it was stopped or already down
    * @throws ClusterException of kind {@code NO_CLUSTER} if {@code dir} holds no cluster
    */
   public static List<String> down(Path dir) {
-    ClusterDescriptor d = require(dir);
+    require(dir);
+    List<String> daemonLine = ClusterDaemon.stop(dir).stream().toList();
+    ClusterDescriptor d = require(dir); // read again: stopping the daemon rewrote it
     ClusterState state = new ClusterState(dir.toAbsolutePath().normalize(), d);
     List<Future<String>> stops = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(4, daemonThreads());
@@ -134,7 +144,7 @@ public final class LocalCluster {
         stops.add(pool.submit(() -> state.stopServer(index)));
       }
       stops.add(pool.submit(state::stopBroker));
-      List<String> lines = new ArrayList<>();
+      List<String> lines = new ArrayList<>(daemonLine);
       for (Future<String> f : stops) {
         lines.add(get(f));
       }

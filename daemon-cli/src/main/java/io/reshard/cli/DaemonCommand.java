@@ -1,0 +1,230 @@
+package io.reshard.cli;
+
+import io.reshard.cluster.ClusterDaemon;
+import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.cluster.LocalCluster;
+import io.reshard.daemon.Daemon;
+import io.reshard.daemon.DaemonConfig;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code reshard daemon}: runs the pipeline daemon in the foreground until SIGTERM or Ctrl-C, from
+ * a YAML file ({@code --config}) or from a local cluster ({@code --cluster}); {@code --background}
+ * starts it detached; {@code reshard daemon stop --cluster DIR} stops it.
+ */
+@Command(
+    name = "daemon",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the pipeline daemon: capture of every configured source shard, the admin endpoint"
+          + " (GET /health, /workflows, /metrics; POST /workflows/NAME/actions/ACTION with the"
+          + " admin token), and the workflow runners. Runs until SIGTERM or Ctrl-C.",
+      "With --config FILE it reads a YAML file; with --cluster DIR every shard server of the local"
+          + " cluster becomes a source shard of --keyspace, the admin endpoint takes a free port,"
+          + " the admin token is DIR/daemon.token (created if missing), and DIR/cluster.json"
+          + " records the daemon so that `cluster down` stops it too.",
+      "--set KEY=VALUE overrides any key (repeatable); --admin-port and --admin-bind too.",
+      "A secret may be written ${env:NAME} or ${file:PATH} to keep it off the command line."
+    },
+    subcommands = {DaemonCommand.Stop.class})
+final class DaemonCommand implements Callable<Integer> {
+  /** The admin token file of a cluster's daemon, inside the cluster directory. */
+  static final String TOKEN_FILE = "daemon.token";
+
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--config", description = "YAML configuration file.")
+  Path config;
+
+  @Option(names = "--cluster", description = "A local cluster directory (instead of --config).")
+  Path cluster;
+
+  @Option(names = "--keyspace", description = "With --cluster: the keyspace captured.")
+  String keyspace;
+
+  @Option(
+      names = "--shards",
+      split = ",",
+      description =
+          "With --cluster: one shard name per shard server, in order (write --shards=-40,40-80,...);"
+              + " default: the even split.")
+  List<String> shardNames;
+
+  @Option(names = "--set", description = "KEY=VALUE: override a configuration key (repeatable).")
+  List<String> sets = new ArrayList<>();
+
+  @Option(names = "--admin-port", description = "Same as --set admin.port=N (0: any free port).")
+  Integer adminPort;
+
+  @Option(names = "--admin-bind", description = "Same as --set admin.bind=ADDRESS.")
+  String adminBind;
+
+  @Option(
+      names = "--background",
+      description =
+          "With --cluster: start detached (log in DIR/daemon.log) and return once /health"
+              + " answers.")
+  boolean background;
+
+  @Option(
+      names = "--check",
+      description = "Validate the configuration, print it (secrets hidden) and exit.")
+  boolean check;
+
+  @Override
+  public Integer call() throws Exception {
+    requireOneSource();
+    DaemonConfig cfg = configuration();
+    PrintWriter out = spec.commandLine().getOut();
+    if (check) {
+      cfg.describe().forEach(out::println);
+      out.flush();
+      return ExitCodes.OK;
+    }
+    if (cluster != null) {
+      Optional<ClusterDescriptor.DaemonProcess> running = ClusterDaemon.running(cluster);
+      if (running.isPresent()) {
+        spec.commandLine()
+            .getErr()
+            .println(
+                "daemon: a daemon already runs for "
+                    + cluster
+                    + " (pid "
+                    + running.get().pid()
+                    + ", "
+                    + running.get().admin()
+                    + "); stop it with `reshard daemon stop --cluster "
+                    + cluster
+                    + "`");
+        return ExitCodes.REFUSED;
+      }
+    }
+    if (background) {
+      return new DaemonLauncher(
+              cluster.toAbsolutePath().normalize(), out, spec.commandLine().getErr())
+          .launch(childCommand());
+    }
+    return runForeground(cfg, out);
+  }
+
+  private void requireOneSource() {
+    if ((config == null) == (cluster == null)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "give exactly one of --config FILE and --cluster DIR");
+    }
+    if (cluster != null && keyspace == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--cluster needs --keyspace");
+    }
+    if (cluster == null && (keyspace != null || shardNames != null || background)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--keyspace, --shards and --background go with --cluster");
+    }
+  }
+
+  private DaemonConfig configuration() {
+    List<String> overrides = new ArrayList<>();
+    if (cluster != null && sets.stream().noneMatch(s -> s.strip().startsWith("admin.token="))) {
+      Path token =
+          DaemonLauncher.ensureToken(cluster.toAbsolutePath().normalize().resolve(TOKEN_FILE));
+      overrides.add("admin.token=${file:" + token + "}");
+    }
+    overrides.addAll(sets);
+    if (adminPort != null) {
+      overrides.add("admin.port=" + adminPort);
+    }
+    if (adminBind != null) {
+      overrides.add("admin.bind=" + adminBind);
+    }
+    if (cluster != null) {
+      return DaemonConfig.forCluster(
+          LocalCluster.require(cluster), keyspace, shardNames, overrides);
+    }
+    return DaemonConfig.load(config, overrides);
+  }
+
+  private int runForeground(DaemonConfig cfg, PrintWriter out) throws InterruptedException {
+    Daemon daemon = Daemon.builder(cfg).build();
+    long pid = ProcessHandle.current().pid();
+    Path dir = cluster == null ? null : cluster.toAbsolutePath().normalize();
+    // Registered before start: a SIGTERM during start waits for it, then stops what started.
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  daemon.stop();
+                  if (dir != null) {
+                    ClusterDaemon.clear(dir, pid);
+                  }
+                },
+                "daemon-shutdown"));
+    daemon.start();
+    if (dir != null) {
+      ClusterDaemon.record(dir, pid, daemon.adminEndpoint().toString());
+    }
+    out.println("reshard daemon: pid " + pid + ", admin endpoint " + daemon.adminEndpoint());
+    out.flush();
+    daemon.awaitStopped();
+    return ExitCodes.OK;
+  }
+
+  /** This command line for the detached child: the same options without --background. */
+  private List<String> childCommand() {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(ReshardCli.class.getName());
+    cmd.add("daemon");
+    cmd.add("--cluster");
+    cmd.add(cluster.toAbsolutePath().normalize().toString());
+    cmd.add("--keyspace");
+    cmd.add(keyspace);
+    if (shardNames != null) {
+      cmd.add("--shards=" + String.join(",", shardNames));
+    }
+    for (String s : sets) {
+      cmd.add("--set");
+      cmd.add(s);
+    }
+    if (adminPort != null) {
+      cmd.add("--admin-port=" + adminPort);
+    }
+    if (adminBind != null) {
+      cmd.add("--admin-bind=" + adminBind);
+    }
+    return cmd;
+  }
+
+  /** {@code daemon stop}. */
+  @Command(
+      name = "stop",
+      mixinStandardHelpOptions = true,
+      description =
+          "Stop the daemon recorded in DIR/cluster.json (SIGTERM, SIGKILL after 60 s) and wait until"
+              + " it has exited; `cluster down` does the same before stopping the servers.")
+  static final class Stop implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--cluster", required = true, description = "A local cluster directory.")
+    Path cluster;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(ClusterDaemon.stop(cluster).orElse("daemon not recorded for " + cluster));
+      out.flush();
+      return ExitCodes.OK;
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package io.reshard.daemon;
+
+/**
+ * A snapshot of one hosted service, as {@code GET /health} reports it.
+ *
+ * @param name the service's name
+ * @param state its state word
+ * @param detail more for an operator, or null
+ */
+public record ServiceStatus(String name, String state, String detail) {
+
+  /** The current status of {@code service}. */
+  public static ServiceStatus of(DaemonService service) {
+    return new ServiceStatus(service.name(), service.state(), service.detail());
+  }
+
+  /** True if the service stopped for good and needs an operator. */
+  public boolean failed() {
+    return "FAILED".equals(state);
+  }
+}
