@@ -132,22 +132,29 @@ class ConvergenceIT {
         for (int i = 0; i < 2; i++) {
           DiffReport report =
               new Differ(
-                      new DiffSpec("converge", cluster.database(), endpoint(source),
-                          new CopyTarget(ranges.get(i), endpoint(targets.get(i))), List.of("items"),
+                      new DiffSpec(
+                          "converge",
+                          cluster.database(),
+                          endpoint(source),
+                          new CopyTarget(ranges.get(i), endpoint(targets.get(i))),
+                          List.of("items"),
                           VSchema.parse(VSCHEMA)),
                       DifferConfig.defaults(),
                       StreamSeams.control(appliers.get(i), topic, Duration.ofSeconds(60)),
                       DiffListener.NONE)
                   .run();
-          assertTrue(report.isClean(), "seed " + seed + ", target " + ranges.get(i) + ":\n" + report);
-          assertTrue(report.tables().get(0).compared() > 1000, "the diff compared the rows: " + report);
+          assertTrue(
+              report.isClean(), "seed " + seed + ", target " + ranges.get(i) + ":\n" + report);
+          assertTrue(
+              report.tables().get(0).compared() > 1000, "the diff compared the rows: " + report);
         }
         assertTrue(!writes.isDone(), "the writer was still writing during the diff");
         stop.set(true);
         int transactions = writes.get();
         GtidPosition g = position(cluster, source);
         for (ApplyEngine a : appliers) {
-          assertTrue(a.awaitApplied(topic, g, Duration.ofSeconds(120)), "caught up: " + a.lastError());
+          assertTrue(
+              a.awaitApplied(topic, g, Duration.ofSeconds(120)), "caught up: " + a.lastError());
         }
         compareWithPlainSql(cluster, source, targets, ranges, seed);
         System.err.printf(

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * prefix, so the suite pays the start-up once and classes never see each other's rows.
  *
  * <p>Shape, from system properties: {@code reshard.test.shards} (default 4) shards and {@code
- * reshard.test.spares} (default 2) spares, on free ports in a band of their own (MariaDB from 30000, Kafka from 32000, below the
- * ephemeral range; other tests and benchmarks use fixed bases under 30000), under {@code reshard.test.root} (default {@code target/test-clusters}).
+ * reshard.test.spares} (default 2) spares, on free ports in a band of their own (MariaDB from
+ * 30000, Kafka from 32000, below the ephemeral range; other tests and benchmarks use fixed bases
+ * under 30000), under {@code reshard.test.root} (default {@code target/test-clusters}).
  *
  * <p>Use: {@code @ExtendWith(LocalClusterExtension.class)} on the class. Thread-safe.
  */
