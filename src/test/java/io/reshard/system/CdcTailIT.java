@@ -15,7 +15,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -30,15 +29,17 @@ class CdcTailIT {
       throws Exception {
     ClusterDescriptor.Server db1 = cluster.shards().get(0);
     cluster.execute(db1, "CREATE TABLE notes (id INT PRIMARY KEY, body VARCHAR(20)) ENGINE=InnoDB");
-    Map<String, String> m = new HashMap<>();
-    m.put("source.host", db1.host());
-    m.put("source.port", Integer.toString(db1.port()));
-    m.put("source.user", db1.user());
-    m.put("source.server.id", "7201");
-    m.put("keyspace", cluster.database());
-    m.put("shard", "-40");
-    m.put("kafka.bootstrap.servers", cluster.bootstrap());
-    m.put("topic.prefix", cluster.topicPrefix());
+    Map<String, String> m =
+        CaptureConfig.forServer(
+            db1.host(),
+            db1.port(),
+            db1.user(),
+            "",
+            7201,
+            cluster.database(),
+            "-40",
+            cluster.bootstrap(),
+            cluster.topicPrefix());
     m.put("heartbeat.interval.ms", "500");
     try (CaptureEngine capture = new CaptureEngine(CaptureConfig.from(m))) {
       capture.start();

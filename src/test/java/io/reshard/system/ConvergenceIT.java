@@ -33,7 +33,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -322,15 +321,17 @@ class ConvergenceIT {
 
   private static Map<String, String> captureConfig(
       TestCluster cluster, ClusterDescriptor.Server s) {
-    Map<String, String> m = new HashMap<>();
-    m.put("source.host", s.host());
-    m.put("source.port", Integer.toString(s.port()));
-    m.put("source.user", s.user());
-    m.put("source.server.id", "7301");
-    m.put("keyspace", cluster.database());
-    m.put("shard", "c0-");
-    m.put("kafka.bootstrap.servers", cluster.bootstrap());
-    m.put("topic.prefix", cluster.topicPrefix());
+    Map<String, String> m =
+        CaptureConfig.forServer(
+            s.host(),
+            s.port(),
+            s.user(),
+            "",
+            7301,
+            cluster.database(),
+            "c0-",
+            cluster.bootstrap(),
+            cluster.topicPrefix());
     m.put("heartbeat.interval.ms", "500");
     m.put("batch.max.wait.ms", "20");
     return m;

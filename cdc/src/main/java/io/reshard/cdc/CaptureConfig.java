@@ -154,6 +154,35 @@ public final class CaptureConfig {
   }
 
   /**
+   * The keys that capture of one shard server needs, as a mutable map to which callers may add
+   * others (heartbeat interval, batch limits) before {@link #from}.
+   *
+   * @param serverId the server id capture presents; distinct from every server's and client's
+   */
+  public static Map<String, String> forServer(
+      String host,
+      int port,
+      String user,
+      String password,
+      long serverId,
+      String keyspace,
+      String shard,
+      String bootstrap,
+      String topicPrefix) {
+    Map<String, String> m = new java.util.HashMap<>();
+    m.put("source.host", host);
+    m.put("source.port", Integer.toString(port));
+    m.put("source.user", user);
+    m.put("source.password", password);
+    m.put("source.server.id", Long.toString(serverId));
+    m.put("keyspace", keyspace);
+    m.put("shard", shard);
+    m.put("kafka.bootstrap.servers", bootstrap);
+    m.put("topic.prefix", topicPrefix);
+    return m;
+  }
+
+  /**
    * Parses and checks a configuration.
    *
    * @param raw key to value; unknown keys other than {@code kafka.producer.*} are problems

@@ -17,7 +17,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -72,15 +71,17 @@ class ApplyEngineIT {
       cluster.execute(
           s, MESSAGES, KINDS, "CREATE TABLE altered (id BIGINT PRIMARY KEY, v INT) ENGINE=InnoDB");
     }
-    Map<String, String> m = new HashMap<>();
-    m.put("source.host", source.host());
-    m.put("source.port", Integer.toString(source.port()));
-    m.put("source.user", source.user());
-    m.put("source.server.id", "7104");
-    m.put("keyspace", cluster.database());
-    m.put("shard", "c0-");
-    m.put("kafka.bootstrap.servers", cluster.bootstrap());
-    m.put("topic.prefix", cluster.topicPrefix());
+    Map<String, String> m =
+        CaptureConfig.forServer(
+            source.host(),
+            source.port(),
+            source.user(),
+            "",
+            7104,
+            cluster.database(),
+            "c0-",
+            cluster.bootstrap(),
+            cluster.topicPrefix());
     m.put("heartbeat.interval.ms", "500");
     m.put("batch.max.wait.ms", "20");
     capture = new CaptureEngine(CaptureConfig.from(m));

@@ -32,9 +32,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
 
 /**
@@ -174,46 +171,19 @@ public final class RouterBenchmark {
   }
 
   /**
-   * Runs {@code op} from every thread for the warm-up, then for the duration; prints and returns
-   * QPS.
+   * Runs {@code op} from every thread for a warm-up, then for the duration; prints and returns QPS.
    */
   private double measure(String name, int shardQueries, IntConsumer op) throws Exception {
-    runFor(duration.dividedBy(3), op, new ArrayList<>());
-    List<LatencyRecorder> parts = new ArrayList<>();
+    LatencyRecorder.runFor(threads, duration.dividedBy(3), op); // warm-up
     long t0 = System.nanoTime();
-    runFor(duration, op, parts);
+    LatencyRecorder all = LatencyRecorder.runFor(threads, duration, op);
     double secs = (System.nanoTime() - t0) / 1e9;
-    LatencyRecorder all = LatencyRecorder.merge(parts);
     double qps = all.count() / secs;
     out.printf(
         "  %-64s %9.0f qps  p50 %6.3f ms  p99 %6.3f ms  shard queries/read %d%n",
         name, qps, all.quantileMillis(0.50), all.quantileMillis(0.99), shardQueries);
     out.flush();
     return qps;
-  }
-
-  private void runFor(Duration d, IntConsumer op, List<LatencyRecorder> parts) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    long end = System.nanoTime() + d.toNanos();
-    List<Future<LatencyRecorder>> futures = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      futures.add(
-          pool.submit(
-              () -> {
-                LatencyRecorder r = new LatencyRecorder();
-                int i = 0;
-                while (System.nanoTime() < end) {
-                  long s = System.nanoTime();
-                  op.accept(i++);
-                  r.record(System.nanoTime() - s);
-                }
-                return r;
-              }));
-    }
-    for (Future<LatencyRecorder> f : futures) {
-      parts.add(f.get());
-    }
-    pool.shutdown();
   }
 
   static final int CHANNELS = 2000;

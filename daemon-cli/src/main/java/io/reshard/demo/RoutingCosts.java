@@ -4,15 +4,10 @@ import io.reshard.bench.LatencyRecorder;
 import io.reshard.router.Router;
 import java.sql.Timestamp;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
 
 /**
@@ -93,43 +88,16 @@ final class RoutingCosts {
   }
 
   private Map<String, Object> measure(int shardQueries, IntConsumer op) throws Exception {
-    runFor(duration.dividedBy(3), op, new ArrayList<>());
-    List<LatencyRecorder> parts = new ArrayList<>();
+    LatencyRecorder.runFor(8, duration.dividedBy(3), op); // warm-up
     long t0 = System.nanoTime();
-    runFor(duration, op, parts);
+    LatencyRecorder all = LatencyRecorder.runFor(8, duration, op);
     double secs = (System.nanoTime() - t0) / 1e9;
-    LatencyRecorder all = LatencyRecorder.merge(parts);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("shard_queries", shardQueries);
     m.put("p50_ms", round(all.quantileMillis(0.5)));
     m.put("p99_ms", round(all.quantileMillis(0.99)));
     m.put("qps", Math.round(all.count() / secs));
     return m;
-  }
-
-  private static void runFor(Duration d, IntConsumer op, List<LatencyRecorder> parts)
-      throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(8);
-    long end = System.nanoTime() + d.toNanos();
-    List<Future<LatencyRecorder>> fs = new ArrayList<>();
-    for (int t = 0; t < 8; t++) {
-      fs.add(
-          pool.submit(
-              () -> {
-                LatencyRecorder rec = new LatencyRecorder();
-                int i = 0;
-                while (System.nanoTime() < end) {
-                  long s = System.nanoTime();
-                  op.accept(i++);
-                  rec.record(System.nanoTime() - s);
-                }
-                return rec;
-              }));
-    }
-    for (Future<LatencyRecorder> f : fs) {
-      parts.add(f.get());
-    }
-    pool.shutdown();
   }
 
   static double round(double v) {

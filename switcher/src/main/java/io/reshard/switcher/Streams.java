@@ -45,16 +45,17 @@ final class Streams implements AutoCloseable {
   void ensureCapture(ShardServer s, Duration timeout) throws Exception {
     CaptureEngine engine = captures.get(s.shard());
     if (engine == null) {
-      Map<String, String> m = new HashMap<>();
-      m.put("source.host", s.host());
-      m.put("source.port", Integer.toString(s.port()));
-      m.put("source.user", s.user());
-      m.put("source.password", s.password());
-      m.put("source.server.id", Long.toString(s.captureServerId()));
-      m.put("keyspace", spec.keyspace());
-      m.put("shard", s.shard());
-      m.put("kafka.bootstrap.servers", spec.bootstrap());
-      m.put("topic.prefix", spec.topicPrefix());
+      Map<String, String> m =
+          CaptureConfig.forServer(
+              s.host(),
+              s.port(),
+              s.user(),
+              s.password(),
+              s.captureServerId(),
+              spec.keyspace(),
+              s.shard(),
+              spec.bootstrap(),
+              spec.topicPrefix());
       m.put("heartbeat.interval.ms", "200");
       m.put("batch.max.wait.ms", "5");
       engine = new CaptureEngine(CaptureConfig.from(m));
