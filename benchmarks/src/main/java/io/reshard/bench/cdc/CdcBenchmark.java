@@ -208,7 +208,7 @@ public final class CdcBenchmark {
     args.put("topicPrefix", "r" + run);
     args.put("start", p0);
     args.put("end", end);
-    Map<String, String> r = child(ReshardCaptureMain.class, args, "capture-reshard-" + run);
+    Map<String, String> r = child(ReshardCaptureMain.class, args, "capture-reshard-" + run, source);
     return row(
         "reshard CaptureEngine",
         run,
@@ -223,7 +223,8 @@ public final class CdcBenchmark {
     args.put("table", ChatBacklog.TABLE);
     args.put("topic", "dbz" + run);
     args.put("rows", Long.toString(changes.total()));
-    Map<String, String> r = child(DebeziumCaptureMain.class, args, "capture-debezium-" + run);
+    Map<String, String> r =
+        child(DebeziumCaptureMain.class, args, "capture-debezium-" + run, source);
     return row(
         "Debezium 3.5.0 embedded + producer",
         run,
@@ -246,7 +247,7 @@ public final class CdcBenchmark {
     args.put("p0", p0);
     args.put("end", end);
     args.put("workflow", "bench" + run);
-    Map<String, String> r = child(ReshardApplyMain.class, args, "apply-reshard-" + run);
+    Map<String, String> r = child(ReshardApplyMain.class, args, "apply-reshard-" + run, target);
     return verified("reshard ApplyEngine, target -", run, r, target, database, expected);
   }
 
@@ -261,7 +262,7 @@ public final class CdcBenchmark {
     args.put("bootstrap", cluster.kafka().bootstrap());
     args.put("topic", topic);
     args.put("rows", Long.toString(changes.total()));
-    Map<String, String> r = child(BareApplyMain.class, args, "apply-bare-" + run);
+    Map<String, String> r = child(BareApplyMain.class, args, "apply-bare-" + run, target);
     return verified("bare batched REPLACE/DELETE loop", run, r, target, database, expected);
   }
 
@@ -296,23 +297,25 @@ public final class CdcBenchmark {
     return args;
   }
 
-  /** Runs a child and prints the CPU the source server and the broker spent meanwhile. */
-  private Map<String, String> child(Class<?> main, Map<String, String> args, String name)
+  /** Runs a child and prints the CPU {@code server} and the broker spent meanwhile. */
+  private Map<String, String> child(
+      Class<?> main, Map<String, String> args, String name, ClusterDescriptor.Server server)
       throws Exception {
     System.out.printf("  running %s ...%n", name);
     List<String> jvm = new ArrayList<>();
     for (String o : options.childJvmOptions()) {
       jvm.add(o.replace("{name}", name).replace("{logs}", logs.toString()));
     }
-    double mariadb0 = cpuSeconds(cluster.mariadb().get(0).pid());
+    double mariadb0 = cpuSeconds(server.pid());
     double broker0 = cpuSeconds(cluster.kafka().pid());
     Map<String, String> r =
         ChildJvm.run(main, args, jvm, logs.resolve(name + ".log"), CHILD_TIMEOUT_SECONDS);
     System.out.printf(
-        "  %s: %s; meanwhile source mariadbd %.1f CPU s, broker %.1f CPU s%n",
+        "  %s: %s; meanwhile %s's mariadbd %.1f CPU s, the broker %.1f CPU s%n",
         name,
         r,
-        cpuSeconds(cluster.mariadb().get(0).pid()) - mariadb0,
+        server.name(),
+        cpuSeconds(server.pid()) - mariadb0,
         cpuSeconds(cluster.kafka().pid()) - broker0);
     return r;
   }

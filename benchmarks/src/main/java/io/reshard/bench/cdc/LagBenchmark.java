@@ -36,6 +36,7 @@ final class LagBenchmark {
   private static final String DATABASE = "lag";
   private static final int TICK_MILLIS = 10;
   private static final Duration DRAIN = Duration.ofSeconds(60);
+  private static final Duration WARM_UP = Duration.ofSeconds(10);
 
   private final ClusterDescriptor cluster;
   private final List<Integer> rates;
@@ -81,9 +82,10 @@ final class LagBenchmark {
       System.out.printf(
           "   %-10s %10s %8s %8s %8s %12s  %s%n",
           "rate", "written/s", "p50 ms", "p99 ms", "max ms", "last 1 s ms", "");
-      long nextId = 2;
+      // a warm-up at the lowest rate, not counted: the engines' code is still being compiled
+      long nextId = measure(source, target, rates.get(0), 2, WARM_UP, false);
       for (int rate : rates) {
-        nextId = measure(source, target, rate, nextId);
+        nextId = measure(source, target, rate, nextId, Duration.ofSeconds(seconds), true);
         if (capture.state() == CaptureEngine.State.FAILED) {
           throw new IllegalStateException("capture failed", capture.failure().orElse(null));
         }
@@ -91,8 +93,14 @@ final class LagBenchmark {
     }
   }
 
+  /** Writes at {@code rate} for {@code duration}, waits for the target, prints; the next id. */
   private long measure(
-      ClusterDescriptor.Server source, ClusterDescriptor.Server target, int rate, long firstId)
+      ClusterDescriptor.Server source,
+      ClusterDescriptor.Server target,
+      int rate,
+      long firstId,
+      Duration duration,
+      boolean print)
       throws Exception {
     int rowsPerTick = Math.max(1, rate * TICK_MILLIS / 1000);
     ConcurrentLinkedQueue<Written> written = new ConcurrentLinkedQueue<>();
@@ -101,7 +109,7 @@ final class LagBenchmark {
     pollerThread.start();
     long id = firstId;
     long start = System.nanoTime();
-    long ticks = (long) seconds * 1000 / TICK_MILLIS;
+    long ticks = duration.toMillis() / TICK_MILLIS;
     try (Connection c = ChatBacklog.connect(source, DATABASE);
         PreparedStatement ps = c.prepareStatement(insertSql(rowsPerTick))) {
       for (long t = 0; t < ticks; t++) {
@@ -126,13 +134,15 @@ final class LagBenchmark {
     poller.awaitDrained(id - 1, DRAIN);
     poller.stop();
     pollerThread.join();
-    print(
-        rate,
-        total / writeSeconds,
-        poller.lagsMillis(),
-        poller.lastSecondLagMillis(),
-        id - 1,
-        poller.seenMaxId());
+    if (print) {
+      print(
+          rate,
+          total / writeSeconds,
+          poller.lagsMillis(),
+          poller.lastSecondLagMillis(),
+          id - 1,
+          poller.seenMaxId());
+    }
     return id;
   }
 
