@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  *       bare batched loop ({@link BareApplyMain}); every target is checked against the source (row
  *       count and {@code CHECKSUM TABLE}) and dropped;
  *   <li>end-to-end lag at fixed source write rates ({@link LagBenchmark}), unless {@code --lag} is
- *       empty;
+ *       empty ({@code --parts lag} runs only this part, {@code --parts backlog} only the others);
  *   <li>stops the cluster and deletes {@code --dir}; the children's logs (and JFR recordings, if
  *       {@code --child-jvm-opts} asks for them: {@code {logs}} and {@code {name}} are replaced by
  *       the log directory and the run's name) stay in {@code <dir>-logs}.
@@ -42,7 +42,7 @@ import java.util.stream.Stream;
  * <p>Run from the repository root:
  *
  * <pre>
- * mvn -B -q -Pbench -pl benchmarks -am package -DskipTests &amp;&amp; java -cp "benchmarks/target/classes:$(cat benchmarks/target/bench.classpath)" io.reshard.bench.cdc.CdcBenchmark [--changes 1000000] [--runs 2] [--chunk 1000] [--lag 2000,5000,10000] [--lag-seconds 20] [--dir target/cdc-bench] [--child-jvm-opts "..."]
+ * mvn -B -q -Pbench -pl benchmarks -am package -DskipTests &amp;&amp; java -cp "benchmarks/target/classes:$(cat benchmarks/target/bench.classpath)" io.reshard.bench.cdc.CdcBenchmark [--changes 1000000] [--runs 2] [--chunk 1000] [--lag 2000,5000,10000] [--lag-seconds 20] [--parts backlog,lag] [--dir target/cdc-bench] [--child-jvm-opts "..."]
  * </pre>
  */
 public final class CdcBenchmark {
@@ -65,14 +65,16 @@ public final class CdcBenchmark {
       List<Integer> lagRates,
       int lagSeconds,
       Path dir,
-      List<String> childJvmOptions) {
+      List<String> childJvmOptions,
+      List<String> parts) {
     static Options parse(String[] args) {
       Map<String, String> m = new LinkedHashMap<>();
       for (int i = 0; i < args.length; i++) {
         if (!args[i].startsWith("--") || i + 1 >= args.length) {
           throw new IllegalArgumentException(
               "usage: CdcBenchmark [--changes N] [--runs R] [--chunk ROWS] [--lag RATE,RATE,...]"
-                  + " [--lag-seconds S] [--dir DIR] [--child-jvm-opts OPTS]; got "
+                  + " [--lag-seconds S] [--parts backlog,lag] [--dir DIR]"
+                  + " [--child-jvm-opts OPTS]; got "
                   + Arrays.toString(args));
         }
         m.put(args[i].substring(2), args[++i]);
@@ -86,7 +88,8 @@ public final class CdcBenchmark {
           lag.isBlank() ? List.of() : Arrays.stream(lag.split(",")).map(Integer::valueOf).toList(),
           Integer.parseInt(m.getOrDefault("lag-seconds", "20")),
           Path.of(m.getOrDefault("dir", "target/cdc-bench")).toAbsolutePath().normalize(),
-          jvm.isEmpty() ? List.of() : List.of(jvm.split("\\s+")));
+          jvm.isEmpty() ? List.of() : List.of(jvm.split("\\s+")),
+          List.of(m.getOrDefault("parts", "backlog,lag").split(",")));
     }
   }
 
@@ -134,14 +137,22 @@ public final class CdcBenchmark {
   }
 
   private void measure() throws Exception {
-    ClusterDescriptor.Server source = cluster.shards().get(0);
-    Changes changes = Changes.of(options.changes());
     // The local cluster's 64 MiB buffer pool would make every server read and write pages on the
     // shared disk during the runs, so the figures would follow other people's I/O; 1 GiB holds
     // the benchmark's tables, as a production server's buffer pool would.
     for (ClusterDescriptor.Server s : cluster.mariadb()) {
       ChatBacklog.execute(s, "SET GLOBAL innodb_buffer_pool_size = " + BUFFER_POOL_BYTES);
     }
+    if (options.parts().contains("backlog")) {
+      backlog(cluster.shards().get(0), Changes.of(options.changes()));
+    }
+    if (options.parts().contains("lag") && !options.lagRates().isEmpty()) {
+      new LagBenchmark(cluster, options.lagRates(), options.lagSeconds()).run();
+    }
+  }
+
+  /** Parts 1 and 2: the backlog, its capture by both engines, its apply by both appliers. */
+  private void backlog(ClusterDescriptor.Server source, Changes changes) throws Exception {
     // a binlog of its own: Debezium (snapshot.mode=never) reads from its first file
     ChatBacklog.execute(source, "RESET MASTER");
     ChatBacklog.createTable(source, ChatBacklog.DATABASE);
@@ -164,7 +175,12 @@ public final class CdcBenchmark {
         p0.isEmpty() ? "(none)" : p0,
         end,
         sourceFingerprint);
+    captureAndApply(source, changes, p0, end, sourceFingerprint);
+  }
 
+  private void captureAndApply(
+      ClusterDescriptor.Server source, Changes changes, String p0, String end, String expected)
+      throws Exception {
     List<Row> capture = new ArrayList<>();
     // the order alternates, so that neither variant always pays the broker's own warm-up
     for (int run = 1; run <= options.runs(); run++) {
@@ -182,18 +198,14 @@ public final class CdcBenchmark {
     List<Row> apply = new ArrayList<>();
     for (int run = 1; run <= options.runs(); run++) {
       if (run % 2 == 1) {
-        apply.add(reshardApply(run, topic, p0, end, sourceFingerprint));
-        apply.add(bareApply(run, topic, changes, sourceFingerprint));
+        apply.add(reshardApply(run, topic, p0, end, expected));
+        apply.add(bareApply(run, topic, changes, expected));
       } else {
-        apply.add(bareApply(run, topic, changes, sourceFingerprint));
-        apply.add(reshardApply(run, topic, p0, end, sourceFingerprint));
+        apply.add(bareApply(run, topic, changes, expected));
+        apply.add(reshardApply(run, topic, p0, end, expected));
       }
     }
     printApply(apply, changes);
-
-    if (!options.lagRates().isEmpty()) {
-      new LagBenchmark(cluster, options.lagRates(), options.lagSeconds()).run();
-    }
   }
 
   /** One measured run of one variant. */
