@@ -36,6 +36,9 @@ public final class BareApplyMain {
 
   private BareApplyMain() {}
 
+  /**
+   * Runs one measurement with {@code key=value} arguments (see the class comment) and reports it.
+   */
   public static void main(String[] argv) throws Exception {
     Map<String, String> a = ChildJvm.parse(argv);
     long rows = Long.parseLong(ChildJvm.arg(a, "rows"));

@@ -98,6 +98,7 @@ public final class CdcBenchmark {
     this.logs = options.dir().resolveSibling(options.dir().getFileName() + "-logs");
   }
 
+  /** Runs the benchmark with the command line the class comment shows; prints to stdout. */
   public static void main(String[] args) throws Exception {
     // quiet logs for the engines of the lag run, which run in this JVM
     System.setProperty(

@@ -19,6 +19,9 @@ import java.util.Map;
 public final class ReshardApplyMain {
   private ReshardApplyMain() {}
 
+  /**
+   * Runs one measurement with {@code key=value} arguments (see the class comment) and reports it.
+   */
   public static void main(String[] argv) throws Exception {
     Map<String, String> a = ChildJvm.parse(argv);
     String topic = ChildJvm.arg(a, "topic");

@@ -24,6 +24,9 @@ import java.util.Map;
 public final class ReshardCaptureMain {
   private ReshardCaptureMain() {}
 
+  /**
+   * Runs one measurement with {@code key=value} arguments (see the class comment) and reports it.
+   */
   public static void main(String[] argv) throws Exception {
     Map<String, String> a = ChildJvm.parse(argv);
     Map<String, String> m = new HashMap<>();
