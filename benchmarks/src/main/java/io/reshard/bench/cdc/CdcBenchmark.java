@@ -26,8 +26,9 @@ import java.util.stream.Stream;
  *   <li>writes a backlog of {@code --changes} row changes to the source's binlog ({@link
  *       ChatBacklog});
  *   <li>capture into Kafka, {@code --runs} times each, in alternating order: reshard's
- *       CaptureEngine ({@link ReshardCaptureMain}) and Debezium 3.5.0 embedded with a producer
- *       ({@link DebeziumCaptureMain}), each in a child JVM whose CPU time is reported;
+ *       CaptureEngine ({@link ReshardCaptureMain}), Debezium 3.5.0 embedded with a producer ({@link
+ *       DebeziumCaptureMain}) and a bare binlog-client-to-producer loop ({@link BareCaptureMain}),
+ *       each in a child JVM whose CPU time is reported;
  *   <li>apply of the backlog (reshard's change topic of the first capture run) into an empty
  *       target, {@code --runs} times each: reshard's ApplyEngine ({@link ReshardApplyMain}) and a
  *       bare batched loop ({@link BareApplyMain}); every target is checked against the source (row
@@ -188,7 +189,9 @@ public final class CdcBenchmark {
       if (run % 2 == 1) {
         capture.add(reshardCapture(source, run, p0, end, changes));
         capture.add(debeziumCapture(source, run, changes));
+        capture.add(bareCapture(source, run, p0, changes));
       } else {
+        capture.add(bareCapture(source, run, p0, changes));
         capture.add(debeziumCapture(source, run, changes));
         capture.add(reshardCapture(source, run, p0, end, changes));
       }
@@ -251,6 +254,22 @@ public final class CdcBenchmark {
         child(DebeziumCaptureMain.class, args, "capture-debezium-" + run, source);
     return row(
         "Debezium 3.5.0 embedded + producer",
+        run,
+        r,
+        changes.total(),
+        afterFirst(r, "firstRecordSeconds", changes.total()));
+  }
+
+  private Row bareCapture(ClusterDescriptor.Server source, int run, String p0, Changes changes)
+      throws Exception {
+    Map<String, String> args = sourceArgs(source);
+    args.put("table", ChatBacklog.TABLE);
+    args.put("topic", "bare" + run);
+    args.put("start", p0);
+    args.put("rows", Long.toString(changes.total()));
+    Map<String, String> r = child(BareCaptureMain.class, args, "capture-bare-" + run, source);
+    return row(
+        "bare binlog client -> producer",
         run,
         r,
         changes.total(),
@@ -359,6 +378,7 @@ public final class CdcBenchmark {
         "   references (others, this machine): Debezium ~43k rows/s and ~47 CPU s;"
             + " bare binlog client -> Kafka ~108k rows/s; goal: reshard >= 2x Debezium, <= 15 CPU s");
     summarise(rows, "reshard CaptureEngine", "Debezium 3.5.0 embedded + producer");
+    summarise(rows, "reshard CaptureEngine", "bare binlog client -> producer");
   }
 
   private static void printApply(List<Row> rows, Changes changes) {
