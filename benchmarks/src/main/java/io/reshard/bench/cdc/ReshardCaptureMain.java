@@ -1,0 +1,81 @@
+package io.reshard.bench.cdc;
+
+import io.reshard.cdc.CaptureConfig;
+import io.reshard.cdc.CaptureEngine;
+import io.reshard.cdc.CaptureListener;
+import io.reshard.cdc.CapturePosition;
+import io.reshard.cdc.GtidPosition;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Child JVM: reshard's {@link CaptureEngine} captures the backlog from {@code start} (the source's
+ * GTID position before the load) into a fresh change topic, with capture's default batching. The
+ * clock runs from {@code start()} (preflight, topic creation, {@code initTransactions} included)
+ * until a committed position covers {@code end}, the source's position after the load.
+ *
+ * <p>Arguments: host, port, user, serverId, database, bootstrap, topicPrefix, start, end, rows.
+ * Reports seconds, cpuSeconds (this JVM over that window), firstCommitSeconds and the final
+ * position.
+ */
+public final class ReshardCaptureMain {
+  private ReshardCaptureMain() {}
+
+  /**
+   * Runs one measurement with {@code key=value} arguments (see the class comment) and reports it.
+   */
+  public static void main(String[] argv) throws Exception {
+    Map<String, String> a = ChildJvm.parse(argv);
+    Map<String, String> m = new HashMap<>();
+    m.put("source.host", ChildJvm.arg(a, "host"));
+    m.put("source.port", ChildJvm.arg(a, "port"));
+    m.put("source.user", ChildJvm.arg(a, "user"));
+    m.put("source.server.id", ChildJvm.arg(a, "serverId"));
+    m.put("keyspace", ChildJvm.arg(a, "database"));
+    m.put("shard", "-");
+    m.put("kafka.bootstrap.servers", ChildJvm.arg(a, "bootstrap"));
+    m.put("topic.prefix", ChildJvm.arg(a, "topicPrefix"));
+    m.put("start.position", ChildJvm.arg(a, "start"));
+    GtidPosition end = GtidPosition.parse(ChildJvm.arg(a, "end"));
+    long[] firstCommit = {0};
+    CaptureListener listener =
+        new CaptureListener() {
+          @Override
+          public void afterCommit(CapturePosition position, int rows) {
+            if (rows > 0 && firstCommit[0] == 0) {
+              firstCommit[0] = System.nanoTime();
+            }
+          }
+        };
+    long cpu0 = ChildJvm.cpuNanos();
+    long t0 = System.nanoTime();
+    CaptureEngine engine = new CaptureEngine(CaptureConfig.from(m), listener, Clock.systemUTC());
+    engine.start();
+    CapturePosition reached;
+    while (true) {
+      if (engine.state() == CaptureEngine.State.FAILED) {
+        throw new IllegalStateException("capture failed", engine.failure().orElse(null));
+      }
+      reached = engine.committedPosition().orElse(null);
+      if (reached != null && reached.gtids().covers(end)) {
+        break;
+      }
+      Thread.sleep(10);
+    }
+    long t1 = System.nanoTime();
+    long cpu1 = ChildJvm.cpuNanos();
+    engine.stop();
+    engine.awaitTermination(Duration.ofSeconds(30));
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("seconds", (t1 - t0) / 1e9);
+    r.put("cpuSeconds", (cpu1 - cpu0) / 1e9);
+    r.put("firstCommitSeconds", firstCommit[0] == 0 ? -1 : (firstCommit[0] - t0) / 1e9);
+    r.put("cpuTotalSeconds", ChildJvm.cpuNanos() / 1e9);
+    r.put("position", reached.gtids().toString().replace(' ', '_'));
+    ChildJvm.report(r);
+    System.exit(0); // the binlog client's reader thread is not a daemon
+  }
+}
