@@ -28,13 +28,13 @@ import picocli.CommandLine.Spec;
     description = {
       "Run the pipeline daemon: capture of every configured source shard, the admin endpoint"
           + " (GET /health, /workflows, /metrics; POST /workflows/NAME/actions/ACTION with the"
-          + " admin token), and the workflow runners. Runs until SIGTERM or Ctrl-C.",
+          + " admin token). Workflow runners are not hosted here yet. Runs until SIGTERM or Ctrl-C.",
       "With --config FILE it reads a YAML file; with --cluster DIR every shard server of the local"
           + " cluster becomes a source shard of --keyspace, the admin endpoint takes a free port,"
           + " the admin token is DIR/daemon.token (created if missing), and DIR/cluster.json"
           + " records the daemon so that `cluster down` stops it too.",
       "--set KEY=VALUE overrides any key (repeatable); --admin-port and --admin-bind too.",
-      "A secret may be written ${env:NAME} or ${file:PATH} to keep it off the command line."
+      "A secret may be written $${env:NAME} or $${file:PATH} to keep it off the command line."
     },
     subcommands = {DaemonCommand.Stop.class})
 final class DaemonCommand implements Callable<Integer> {

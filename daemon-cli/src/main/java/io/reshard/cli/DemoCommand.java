@@ -1,12 +1,17 @@
 package io.reshard.cli;
 
 import io.reshard.cluster.ClusterSpec;
+import io.reshard.cluster.LocalCluster;
 import io.reshard.demo.Demo;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -63,19 +68,79 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (scale <= 0 || scale > 20) {
+    if (!(scale > 0 && scale <= 20)) { // also refuses NaN
       throw new IllegalArgumentException("--scale must lie in (0, 20], got " + scale);
     }
+    requireWritable(out);
     PrintWriter w = spec.commandLine().getOut();
-    Path clusterDir = dir != null ? dir : Files.createTempDirectory("reshard-demo-");
+    boolean ownDir = dir == null;
+    Path clusterDir = ownDir ? Files.createTempDirectory("reshard-demo-") : dir;
+    AtomicBoolean finished = new AtomicBoolean();
+    Thread onInterrupt =
+        new Thread(
+            () -> {
+              if (!finished.get() && !keep) { // Ctrl-C or SIGTERM: leave no server running
+                System.err.println("demo interrupted: stopping its cluster in " + clusterDir);
+                try {
+                  LocalCluster.down(clusterDir);
+                } catch (RuntimeException e) {
+                  System.err.println(
+                      "could not stop it: "
+                          + e.getMessage()
+                          + "; run `reshard cluster down --dir "
+                          + clusterDir
+                          + "`");
+                }
+              }
+            },
+            "demo-shutdown");
+    Runtime.getRuntime().addShutdownHook(onInterrupt);
     long t0 = System.nanoTime();
-    Map<String, Object> report =
-        new Demo(w, scale, seed)
-            .run(new ClusterSpec(clusterDir, 4, 2, basePort, kafkaPort), keep, out);
+    Map<String, Object> report;
+    try {
+      report =
+          new Demo(w, scale, seed)
+              .run(new ClusterSpec(clusterDir, 4, 2, basePort, kafkaPort), keep, out);
+    } finally {
+      finished.set(true);
+    }
     boolean ok = Boolean.TRUE.equals(report.get("ok"));
+    if (ok && ownDir && !keep) {
+      deleteTree(clusterDir); // the servers' data is only useful for looking into a failure
+    } else if (!keep) {
+      w.println("the cluster's data stays in " + clusterDir + " for inspection");
+    }
     w.printf(
         "demo %s in %.0f s; report in %s%n",
         ok ? "passed" : "FAILED", (System.nanoTime() - t0) / 1e9, out.toAbsolutePath());
     return ok ? ExitCodes.OK : ExitCodes.VERIFICATION_FAILED;
+  }
+
+  /**
+   * Refuses, before anything starts, a report path that cannot be written: it is tried for real.
+   */
+  private static void requireWritable(Path file) {
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      Files.createDirectories(parent);
+      if (Files.exists(file)) {
+        try (var ignored = Files.newOutputStream(file, java.nio.file.StandardOpenOption.APPEND)) {
+          // writable
+        }
+      } else {
+        Files.delete(Files.createFile(file));
+      }
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException(
+          "--out " + file + " cannot be written (" + e + "); choose another path");
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 }

@@ -30,8 +30,8 @@ public record ClusterSpec(Path dir, int shards, int spares, int mariadbBasePort,
   /** Validates every field at once and reports all problems in one exception. */
   public ClusterSpec {
     List<String> problems = new ArrayList<>();
-    if (dir == null) {
-      problems.add("the cluster directory is missing");
+    if (dir == null || dir.toString().isBlank()) {
+      problems.add("the cluster directory is missing (give --dir DIR)");
     }
     if (shards < 1) {
       problems.add("--shards must be at least 1, got " + shards);
