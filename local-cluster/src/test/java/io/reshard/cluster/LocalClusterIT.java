@@ -200,12 +200,17 @@ class LocalClusterIT {
   void aPortOfOurClusterIsRefusedNamingTheCluster() throws IOException {
     Path other = Files.createTempDirectory("reshard-it-other");
     int taken = cluster.shards().get(0).port();
-    ClusterException e =
-        assertThrows(
-            ClusterException.class,
-            () ->
-                LocalCluster.up(
-                    new ClusterSpec(other, 1, 0, taken, FreePorts.block(29392, 2)), l -> {}));
+    ClusterException e;
+    try {
+      e =
+          assertThrows(
+              ClusterException.class,
+              () ->
+                  LocalCluster.up(
+                      new ClusterSpec(other, 1, 0, taken, FreePorts.block(29392, 2)), l -> {}));
+    } finally {
+      downIfStarted(other); // a refusal that did not happen must not leave a cluster running
+    }
     assertEquals(ClusterException.Kind.PORT_IN_USE, e.kind());
     assertTrue(e.getMessage().contains("port " + taken), e.getMessage());
     assertTrue(e.getMessage().contains("belongs to the local cluster in " + dir), e.getMessage());
@@ -218,12 +223,17 @@ class LocalClusterIT {
     Path other = Files.createTempDirectory("reshard-it-other");
     int port = FreePorts.block(25306, 1);
     try (ServerSocket held = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
-      ClusterException e =
-          assertThrows(
-              ClusterException.class,
-              () ->
-                  LocalCluster.up(
-                      new ClusterSpec(other, 1, 0, port, FreePorts.block(29492, 2)), l -> {}));
+      ClusterException e;
+      try {
+        e =
+            assertThrows(
+                ClusterException.class,
+                () ->
+                    LocalCluster.up(
+                        new ClusterSpec(other, 1, 0, port, FreePorts.block(29492, 2)), l -> {}));
+      } finally {
+        downIfStarted(other);
+      }
       assertEquals(ClusterException.Kind.PORT_IN_USE, e.kind());
       assertTrue(
           e.getMessage().contains("port " + port + " (wanted by db1) is already in use"),
@@ -309,6 +319,12 @@ class LocalClusterIT {
           List.of(), ours, "processes still running with the cluster dir in their command line");
     }
     assertTrue(LocalCluster.status(dir).stream().noneMatch(LocalCluster.ProcessStatus::up));
+  }
+
+  private static void downIfStarted(Path dir) {
+    if (Files.exists(dir.resolve(ClusterDescriptor.FILE_NAME))) {
+      LocalCluster.down(dir);
+    }
   }
 
   private static Connection connect(ClusterDescriptor.Server s) throws SQLException {
