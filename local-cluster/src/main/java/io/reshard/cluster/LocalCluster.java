@@ -28,6 +28,9 @@ public final class LocalCluster {
   /** The Debian package that provides {@code mariadbd} and {@code mariadb-install-db}. */
   static final String MARIADB_PACKAGE = "mariadb-server";
 
+  /** How long a restart waits for a killed process's port to be released before refusing it. */
+  static final java.time.Duration PORT_RELEASE_GRACE = java.time.Duration.ofSeconds(5);
+
   private LocalCluster() {}
 
   /** What happened to one process during {@link #up}. */
@@ -214,7 +217,7 @@ public final class LocalCluster {
       out.accept(line(s.name(), s.role(), s.port(), s.pid(), Action.REUSED));
       return;
     }
-    PortCheck.requireFree(s.port(), s.name());
+    PortCheck.requireFreeSoon(s.port(), s.name(), PORT_RELEASE_GRACE);
     try {
       server.writeConfig();
       Action action = server.isInitialised() ? Action.RESTARTED : Action.STARTED;
@@ -242,8 +245,8 @@ public final class LocalCluster {
       out.accept(line("kafka", "broker", b.port(), b.pid(), Action.REUSED));
       return;
     }
-    PortCheck.requireFree(b.port(), "kafka");
-    PortCheck.requireFree(b.controllerPort(), "kafka controller");
+    PortCheck.requireFreeSoon(b.port(), "kafka", PORT_RELEASE_GRACE);
+    PortCheck.requireFreeSoon(b.controllerPort(), "kafka controller", PORT_RELEASE_GRACE);
     try {
       broker.writeConfig();
       Action action = broker.isFormatted() ? Action.RESTARTED : Action.STARTED;

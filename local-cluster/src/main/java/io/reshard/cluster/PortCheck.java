@@ -28,6 +28,19 @@ final class PortCheck {
   }
 
   /**
+   * Like {@link #requireFree(int, String)}, but waits up to {@code grace} for the port to be
+   * released first: a process that was just killed has an empty {@code /proc/PID/cmdline} a moment
+   * before the kernel closes its listening socket.
+   */
+  static void requireFreeSoon(int port, String wantedBy, java.time.Duration grace) {
+    long deadline = System.nanoTime() + grace.toNanos();
+    while (!OsProcesses.isPortFree(port) && System.nanoTime() < deadline) {
+      OsProcesses.sleep(java.time.Duration.ofMillis(50));
+    }
+    requireFree(port, wantedBy);
+  }
+
+  /**
    * @throws ClusterException of kind {@code PORT_IN_USE} if {@code port} is taken
    */
   static void requireFree(int port, String wantedBy) {
