@@ -1,6 +1,7 @@
 package io.reshard.switcher;
 
 import io.reshard.cdc.GtidPosition;
+import io.reshard.router.KeyRange;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,8 +17,8 @@ import java.util.Map;
  * Phase 1 of a workflow: checks what DESIGN 6 refuses (every problem at once, nothing written),
  * creates the target tables from the source's own definitions (same columns, keys and generated
  * columns; triggers are not part of a table definition and are not copied), closes the targets'
- * fence rows, makes sure capture covers each source, reads P0 and starts the forward streams from
- * it.
+ * fence rows, makes sure capture covers each source and reads P0. The runner stores P0 in the
+ * workflow's record before it starts the forward streams from it.
  */
 final class CreatePhase {
   private final WorkflowSpec spec;
@@ -28,7 +29,7 @@ final class CreatePhase {
     this.streams = streams;
   }
 
-  /** Runs the phase; returns P0 per source shard. */
+  /** Runs the phase; returns P0 per source shard. Starts no stream. */
   Map<String, GtidPosition> run() throws Exception {
     List<String> problems = preflight();
     if (!problems.isEmpty()) {
@@ -51,12 +52,11 @@ final class CreatePhase {
           ServerFence.position(
               s)); // read after capture covers the server: all after it is in the stream
     }
-    streams.startForward(p0);
     return p0;
   }
 
   private List<String> preflight() throws SQLException {
-    List<String> problems = new ArrayList<>();
+    List<String> problems = new ArrayList<>(rangeProblems(spec));
     ShardServer source = spec.sources().get(0);
     try (Connection c = ServerFence.connect(source)) {
       for (String table : spec.tables()) {
@@ -122,6 +122,37 @@ final class CreatePhase {
       }
     }
     return problems;
+  }
+
+  /**
+   * The targets' ranges must partition the sources' ranges exactly: no overlap, no gap, nothing
+   * outside (DESIGN 6).
+   */
+  static List<String> rangeProblems(WorkflowSpec spec) {
+    List<KeyRange> sources = spec.sources().stream().map(ShardServer::range).toList();
+    List<KeyRange> targets = spec.targets().stream().map(ShardServer::range).toList();
+    try {
+      KeyRange from = KeyRange.mergeAll(sources);
+      KeyRange to = KeyRange.mergeAll(targets);
+      if (!from.equals(to)) {
+        return List.of(
+            "the targets "
+                + MapChanges.names(spec.targets())
+                + " cover "
+                + to.name()
+                + ", not the sources' range "
+                + from.name());
+      }
+      return List.of();
+    } catch (IllegalArgumentException e) {
+      return List.of(
+          "the ranges of "
+              + MapChanges.names(spec.sources())
+              + " -> "
+              + MapChanges.names(spec.targets())
+              + " do not form one contiguous range each: "
+              + e.getMessage());
+    }
   }
 
   private void createTables(ShardServer source, ShardServer target) throws SQLException {

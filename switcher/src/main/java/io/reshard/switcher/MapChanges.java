@@ -74,6 +74,11 @@ final class MapChanges {
     return a;
   }
 
+  /** True if both maps assign the same ranges to the same servers with the same roles. */
+  static boolean sameAssignments(ShardMap a, ShardMap b) {
+    return assignments(a).equals(assignments(b));
+  }
+
   /** The epoch {@code map} gives {@code shard}. */
   static long epochOf(ShardMap map, ShardServer shard) {
     return map.shard(shard.range()).orElseThrow().epoch();

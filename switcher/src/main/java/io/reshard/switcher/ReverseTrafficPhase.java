@@ -38,14 +38,14 @@ final class ReverseTrafficPhase {
         ServerFence.fence(t, spec.keyspace(), spec.fenceLockWait());
       }
     } catch (SQLException e) {
-      return abort(w, "fencing the targets timed out [error " + e.getErrorCode() + "]", e);
+      throw abort(w, "fencing the targets timed out [error " + e.getErrorCode() + "]", e);
     }
     Map<String, GtidPosition> g = new LinkedHashMap<>();
     for (ShardServer t : spec.targets()) {
       g.put(t.shard(), ServerFence.position(t));
     }
     if (!streams.awaitApplied(streams.reverse(), g, spec.catchUpTimeout())) {
-      return abort(w, "the sources did not apply " + g + " in time", null);
+      throw abort(w, "the sources did not apply " + g + " in time", null);
     }
     streams.pauseAt(streams.reverse(), g, spec.catchUpTimeout());
     Map<String, GtidPosition> p0 = new LinkedHashMap<>();
@@ -53,28 +53,75 @@ final class ReverseTrafficPhase {
       streams.ensureCapture(s, Duration.ofSeconds(60));
       p0.put(s.shard(), ServerFence.position(s));
     }
-    streams.startForward(p0);
-    ShardMap next = MapChanges.sourcesServe(publisher.newest().orElseThrow(), spec);
+    // the reverse journal: the new forward generation and where it starts; no return after this
+    w =
+        engine.update(
+            w.withForward(w.generation() + 1, Positions.strings(p0), w.updatedAt())
+                .withReversePosition(g.toString(), w.updatedAt()));
+    Failpoints.reach("reverse:journal");
+    return finish(w);
+  }
+
+  /**
+   * Takes up a reverse traffic a crash interrupted: finished if its reverse journal was written,
+   * otherwise rolled back (targets un-fenced, reverse streams running again, map unchanged).
+   */
+  Workflow resume(Workflow w) throws Exception {
+    if (w.reversePosition() != null) {
+      return finish(w);
+    }
+    for (ShardServer t : spec.targets()) {
+      streams.ensureCapture(t, Duration.ofSeconds(60));
+    }
+    streams.startReverse(w.generation(), Positions.parse(w.reverseStart()));
+    for (ShardServer t : spec.targets()) {
+      ServerFence.unfence(t, spec.keyspace());
+    }
+    return engine.transition(
+        w, WorkflowState.WRITES_SWITCHED, "reverse traffic interrupted before its journal: undone");
+  }
+
+  /** After the reverse journal; idempotent. */
+  private Workflow finish(Workflow w) throws Exception {
+    for (ShardServer s : spec.sources()) {
+      streams.ensureCapture(s, Duration.ofSeconds(60));
+    }
+    streams.startForward(w.generation(), Positions.parse(w.forwardStart()));
+    Failpoints.reach("reverse:forward-started");
+    ShardMap current = publisher.newest().orElseThrow();
+    ShardMap next = MapChanges.sourcesServe(current, spec);
+    boolean published = MapChanges.sameAssignments(current, next);
+    if (published) {
+      next = current;
+    }
     for (ShardServer s : spec.sources()) {
       ServerFence.open(s, spec.keyspace(), MapChanges.epochOf(next, s));
     }
-    publisher.publish(next);
+    if (!published) {
+      publisher.publish(next);
+    }
+    Failpoints.reach("reverse:published");
     streams.freeze(streams.reverse());
     return engine.transition(
-        w.withDiff(false, w.updatedAt()).withError(null, w.updatedAt()),
+        w.withDiff(false, w.updatedAt())
+            .withError(null, w.updatedAt())
+            .withReversePosition(null, w.updatedAt()),
         WorkflowState.RUNNING,
         "writes back on "
             + MapChanges.names(spec.sources())
-            + "; forward streams restarted from "
-            + p0);
+            + "; forward streams (generation "
+            + w.generation()
+            + ") restarted from "
+            + w.forwardStart());
   }
 
-  private Workflow abort(Workflow w, String why, Throwable cause) throws SQLException {
+  private CutoverAbortedException abort(Workflow w, String why, Throwable cause)
+      throws SQLException {
     for (ShardServer t : spec.targets()) {
       ServerFence.unfence(t, spec.keyspace());
     }
     engine.transition(w, WorkflowState.WRITES_SWITCHED, "reverse abandoned: " + why);
-    throw new CutoverAbortedException(
+    return new CutoverAbortedException(
         "workflow "
             + spec.name()
             + ": reverse traffic abandoned, "

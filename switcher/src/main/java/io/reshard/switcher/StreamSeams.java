@@ -2,12 +2,15 @@ package io.reshard.switcher;
 
 import io.reshard.cdc.ApplyEngine;
 import io.reshard.cdc.CaptureEngine;
+import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.GtidPosition;
 import io.reshard.copier.StreamCoverage;
 import io.reshard.copier.StreamCoverageTimeoutException;
 import io.reshard.differ.StreamControl;
 import io.reshard.router.RetriableReshardException;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Wires cdc's parts into the seams the copier and the differ declare (DESIGN 2): the copier waits
@@ -23,10 +26,18 @@ public final class StreamSeams {
    * committed to Kafka covers P0.
    */
   public static StreamCoverage coverage(CaptureEngine capture) {
+    return coverage(capture::committedPosition);
+  }
+
+  /**
+   * Coverage by a capture whose committed position {@code committed} returns (read anew on every
+   * call): returns once it covers P0.
+   */
+  public static StreamCoverage coverage(Supplier<Optional<CapturePosition>> committed) {
     return (position, timeout) -> {
       GtidPosition p0 = GtidPosition.parse(position);
       long deadline = System.nanoTime() + timeout.toNanos();
-      while (!capture.committedPosition().map(p -> p.gtids().covers(p0)).orElse(false)) {
+      while (!committed.get().map(p -> p.gtids().covers(p0)).orElse(false)) {
         if (System.nanoTime() > deadline) {
           throw new StreamCoverageTimeoutException(
               "capture has not published past P0 "
@@ -34,10 +45,7 @@ public final class StreamSeams {
                   + " within "
                   + timeout.toSeconds()
                   + " s; it is at "
-                  + capture.committedPosition().map(Object::toString).orElse("nothing yet")
-                  + " (state "
-                  + capture.state()
-                  + ")");
+                  + committed.get().map(Object::toString).orElse("nothing yet"));
         }
         Thread.sleep(20);
       }

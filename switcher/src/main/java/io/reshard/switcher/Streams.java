@@ -2,18 +2,18 @@ package io.reshard.switcher;
 
 import io.reshard.cdc.ApplyConfig;
 import io.reshard.cdc.ApplyEngine;
-import io.reshard.cdc.CaptureConfig;
-import io.reshard.cdc.CaptureEngine;
+import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.ChangeRecords;
 import io.reshard.cdc.GtidPosition;
 import io.reshard.cdc.apply.StreamsTable;
 import io.reshard.router.ReshardException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The change streams of one workflow, run in this process: capture of every shard it needs (a
@@ -24,13 +24,19 @@ import java.util.Map;
  */
 final class Streams implements AutoCloseable {
   private final WorkflowSpec spec;
-  private final Map<String, CaptureEngine> captures = new HashMap<>();
+  private final CaptureRegistry captures;
+  private final boolean ownsCaptures;
   private final Map<String, ApplyEngine> forward = new LinkedHashMap<>();
   private final Map<String, ApplyEngine> reverse = new LinkedHashMap<>();
-  private int generation;
 
-  Streams(WorkflowSpec spec) {
+  /**
+   * @param captures the process's captures; null for a registry of this workflow's own, stopped
+   *     with it
+   */
+  Streams(WorkflowSpec spec, CaptureRegistry captures) {
     this.spec = spec;
+    this.ownsCaptures = captures == null;
+    this.captures = captures == null ? new CaptureRegistry() : captures;
   }
 
   /** The change topic of {@code shard}. */
@@ -43,54 +49,37 @@ final class Streams implements AutoCloseable {
    * covering the server's current one: from then on every change of the shard reaches its topic.
    */
   void ensureCapture(ShardServer s, Duration timeout) throws Exception {
-    CaptureEngine engine = captures.get(s.shard());
-    if (engine == null) {
-      Map<String, String> m =
-          CaptureConfig.forServer(
-              s.host(),
-              s.port(),
-              s.user(),
-              s.password(),
-              s.captureServerId(),
-              spec.keyspace(),
-              s.shard(),
-              spec.bootstrap(),
-              spec.topicPrefix());
-      m.put("heartbeat.interval.ms", "200");
-      m.put("batch.max.wait.ms", "5");
-      engine = new CaptureEngine(CaptureConfig.from(m));
-      engine.start();
-      captures.put(s.shard(), engine);
-    } else {
-      return; // running since before now: its stream holds every change after its start
-    }
-    GtidPosition now = ServerFence.position(s);
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!engine.committedPosition().map(p -> p.gtids().covers(now)).orElse(false)) {
-      if (System.nanoTime() > deadline) {
-        throw new ReshardException(
-            "capture of shard " + s.shard() + " did not reach " + now + " in time");
-      }
-      Thread.sleep(10);
-    }
+    captures.ensure(s, spec, timeout);
   }
 
-  CaptureEngine capture(String shard) {
-    return captures.get(shard);
+  /** The committed position of the capture of {@code shard}, if it runs. */
+  Optional<Supplier<Optional<CapturePosition>>> capture(String shard) {
+    return captures.find(spec.keyspace(), shard);
   }
 
-  /** Starts a fresh generation of forward appliers, every source applied from {@code start}. */
-  void startForward(Map<String, GtidPosition> start) {
-    generation++;
+  /**
+   * Starts forward appliers of generation {@code generation} into every target, each source applied
+   * from {@code start} (or from the position the generation stored in the target, if it ran
+   * before).
+   */
+  void startForward(int generation, Map<String, GtidPosition> start) {
     for (ShardServer t : spec.targets()) {
-      forward.put(t.shard(), applier(spec.name() + "-fwd" + generation, t, spec.sources(), start));
+      forward.put(t.shard(), applier(streamName(true, generation), t, spec.sources(), start));
     }
   }
 
-  /** Starts reverse appliers: every target's changes since {@code start} back into each source. */
-  void startReverse(Map<String, GtidPosition> start) {
+  /** The stored stream name of a generation's forward or reverse appliers. */
+  String streamName(boolean forwardDirection, int generation) {
+    return spec.name() + (forwardDirection ? "-fwd" : "-rev") + generation;
+  }
+
+  /**
+   * Starts reverse appliers of {@code generation}: every target's changes since {@code start} back
+   * into each source.
+   */
+  void startReverse(int generation, Map<String, GtidPosition> start) {
     for (ShardServer s : spec.sources()) {
-      reverse.put(s.shard(), applier(spec.name() + "-rev" + generation, s, spec.targets(), start));
+      reverse.put(s.shard(), applier(streamName(false, generation), s, spec.targets(), start));
     }
   }
 
@@ -192,9 +181,8 @@ final class Streams implements AutoCloseable {
   public void close() throws InterruptedException {
     freeze(forward);
     freeze(reverse);
-    for (CaptureEngine c : captures.values()) {
-      c.close();
+    if (ownsCaptures) {
+      captures.close();
     }
-    captures.clear();
   }
 }

@@ -55,9 +55,7 @@ final class SwitchWritesPhase {
   Workflow run(Workflow w, boolean force) throws Exception {
     refuseUnlessReady(w, force);
     // capture the targets before the drain, so the fenced window never waits for a capture to
-    // start;
-    // the reverse streams start later, from the targets' positions at step 6, and skip what is
-    // before
+    // start; the reverse streams start later, from the targets' positions at step 6
     for (ShardServer t : spec.targets()) {
       streams.ensureCapture(t, Duration.ofSeconds(60));
     }
@@ -76,7 +74,7 @@ final class SwitchWritesPhase {
         MapChanges.names(spec.targets()),
         g);
     if (!streams.awaitApplied(streams.forward(), g, spec.catchUpTimeout())) {
-      rollBack(w, before);
+      unfence(w, before);
       throw new CutoverAbortedException(
           "workflow "
               + spec.name()
@@ -100,7 +98,7 @@ final class SwitchWritesPhase {
             w.withJournal(g.toString(), w.updatedAt()),
             WorkflowState.WRITES_SWITCHED,
             "phase 5/8 journal: forward streams frozen at " + g);
-    finishForward(w);
+    w = finishForward(w);
     streams.freeze(streams.forward()); // paused since step 4; now their threads and connections go
     LOG.info(
         "workflow {}: writes switched in {} ms; the sources were fenced for {} ms until the map was published",
@@ -110,24 +108,43 @@ final class SwitchWritesPhase {
     return w;
   }
 
-  /** Steps 6-8: idempotent, so a restarted switcher that finds the journal finishes forward. */
-  void finishForward(Workflow w) throws Exception {
-    Map<String, GtidPosition> start = new LinkedHashMap<>();
+  /**
+   * Steps 6-8, idempotent, so a restarted switcher that finds the journal finishes forward: the
+   * reverse streams' start positions are stored before any target is opened (a target takes no
+   * write before that, so reading them again after a crash before they were stored loses nothing);
+   * the targets open at the epoch the map gives them; the map is published unless it already shows
+   * the targets serving.
+   */
+  Workflow finishForward(Workflow w) throws Exception {
     for (ShardServer t : spec.targets()) {
-      if (streams.capture(t.shard()) == null) {
-        streams.ensureCapture(t, Duration.ofSeconds(60)); // a restarted switcher finishing forward
+      streams.ensureCapture(t, Duration.ofSeconds(60)); // running already unless restarted
+    }
+    if (w.reverseStart() == null) {
+      Map<String, GtidPosition> start = new LinkedHashMap<>();
+      for (ShardServer t : spec.targets()) {
+        start.put(t.shard(), ServerFence.position(t));
       }
-      start.put(t.shard(), ServerFence.position(t));
+      w = engine.update(w.withReverseStart(Positions.strings(start), w.updatedAt()));
     }
     long t6 = System.nanoTime();
-    streams.startReverse(start);
-    ShardMap next = MapChanges.targetsServe(publisher.newest().orElseThrow(), spec);
+    streams.startReverse(w.generation(), Positions.parse(w.reverseStart()));
+    Failpoints.reach("switch:reverse-started");
+    ShardMap current = publisher.newest().orElseThrow();
+    ShardMap next = MapChanges.targetsServe(current, spec);
+    boolean published = MapChanges.sameAssignments(current, next);
+    if (published) {
+      next = current;
+    }
     long t7 = System.nanoTime();
     for (ShardServer t : spec.targets()) {
       ServerFence.open(t, spec.keyspace(), MapChanges.epochOf(next, t));
     }
+    Failpoints.reach("switch:targets-open");
     long t8 = System.nanoTime();
-    publisher.publish(next);
+    if (!published) {
+      publisher.publish(next);
+    }
+    Failpoints.reach("switch:published");
     LOG.debug(
         "workflow {}: step 6 reverse streams {} ms, step 7 open targets {} ms, step 8 publish {} ms",
         spec.name(),
@@ -135,10 +152,70 @@ final class SwitchWritesPhase {
         (t8 - t7) / 1_000_000,
         (System.nanoTime() - t8) / 1_000_000);
     LOG.info(
-        "workflow {}: phase 8/8 shard map version {} published: {} serve writes",
+        "workflow {}: phase 8/8 shard map version {} {}: {} serve writes",
         spec.name(),
         next.version(),
+        published ? "was already published" : "published",
         MapChanges.names(spec.targets()));
+    return w;
+  }
+
+  /**
+   * Rolls back a switch a crash interrupted before its journal record: the sources are un-fenced
+   * and the workflow returns to the state the map shows (reads on the targets or not).
+   */
+  Workflow rollBack(Workflow w) throws Exception {
+    ShardMap current = publisher.newest().orElseThrow();
+    boolean readsOnTargets =
+        spec.targets().stream()
+            .allMatch(t -> current.shard(t.range()).map(s -> s.servesReads()).orElse(false));
+    return unfence(w, readsOnTargets ? WorkflowState.READS_SWITCHED : WorkflowState.RUNNING);
+  }
+
+  /**
+   * What {@link #run} would do, or the reasons it would refuse; changes nothing.
+   *
+   * @throws SwitchRefusedException as {@link #run} would
+   */
+  List<String> plan(Workflow w, boolean force) {
+    refuseUnlessReady(w, force);
+    ShardMap current = publisher.newest().orElseThrow();
+    ShardMap next = MapChanges.targetsServe(current, spec);
+    List<String> steps = new java.util.ArrayList<>();
+    steps.add("capture " + MapChanges.names(spec.targets()) + " (before the fence)");
+    steps.add(
+        "fence "
+            + MapChanges.names(spec.sources())
+            + " and set them read_only (lock wait at most "
+            + spec.fenceLockWait().toMillis()
+            + " ms)");
+    steps.add("read the sources' position G");
+    steps.add(
+        "wait until "
+            + MapChanges.names(spec.targets())
+            + " have applied G (at most "
+            + spec.catchUpTimeout().toMillis()
+            + " ms, else roll back), then freeze the forward streams at G");
+    steps.add("write the journal record (the point of no return)");
+    steps.add("start reverse streams " + MapChanges.names(spec.targets()) + " -> sources");
+    for (ShardServer t : spec.targets()) {
+      steps.add(
+          "open "
+              + t.shard()
+              + " on "
+              + t.endpointRef()
+              + " for writes at epoch "
+              + MapChanges.epochOf(next, t));
+    }
+    steps.add(
+        "publish shard map version "
+            + next.version()
+            + " (now "
+            + current.version()
+            + ") with "
+            + MapChanges.names(spec.targets())
+            + " serving writes");
+    return steps;
   }
 
   private void refuseUnlessReady(Workflow w, boolean force) {
@@ -172,7 +249,7 @@ final class SwitchWritesPhase {
         ServerFence.fence(s, spec.keyspace(), spec.fenceLockWait());
       }
     } catch (SQLException e) {
-      rollBack(w, before);
+      unfence(w, before);
       throw new CutoverAbortedException(
           "workflow "
               + spec.name()
@@ -190,10 +267,10 @@ final class SwitchWritesPhase {
     return g;
   }
 
-  private void rollBack(Workflow w, WorkflowState before) throws SQLException {
+  private Workflow unfence(Workflow w, WorkflowState back) throws SQLException {
     for (ShardServer s : spec.sources()) {
       ServerFence.unfence(s, spec.keyspace());
     }
-    engine.transition(w, before, "switch abandoned, sources un-fenced");
+    return engine.transition(w, back, "switch abandoned, sources un-fenced");
   }
 }

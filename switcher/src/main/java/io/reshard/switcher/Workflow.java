@@ -1,16 +1,20 @@
 package io.reshard.switcher;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * One workflow's stored record: what it moves, where it stands, and what the switch has fixed so
  * far. Immutable; every change makes a new record through {@link #transition} or one of the {@code
- * with...} methods, and {@link WorkflowEngine} persists it.
+ * with...} methods, and {@link WorkflowEngine} persists it. Everything a restarted daemon needs to
+ * re-derive the workflow's streams is here (DESIGN 5): the servers, the stream generation and the
+ * positions each generation starts from.
  *
  * @param name the workflow's name, unique per cluster
  * @param keyspace the keyspace
@@ -24,6 +28,15 @@ import java.util.Objects;
  * @param lastDiffClean whether the last diff found no difference; null if none ran
  * @param lastError the last error a stream or phase reported, or null
  * @param updatedAt when the record was last changed
+ * @param servers per shard (sources and targets), the server that holds it: the endpoint reference
+ *     the shard map uses, e.g. {@code c0-e0 -> db5}; empty in records written before it existed
+ * @param generation the generation of the forward streams (1 at creation, +1 after every reverse
+ *     traffic); names the appliers' stored stream state, {@code NAME-fwdN} and {@code NAME-revN}
+ * @param forwardStart per source shard, the position the current forward generation starts from
+ * @param reverseStart per target shard, the position the reverse streams start from, recorded
+ *     before any target takes a write; null before the write switch
+ * @param reversePosition the targets' position at which reverse traffic froze the reverse streams
+ *     (the reverse direction's point of no return); null otherwise
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -37,15 +50,55 @@ public record Workflow(
     @JsonProperty("journal_position") String journalPosition,
     @JsonProperty("last_diff_clean") Boolean lastDiffClean,
     @JsonProperty("last_error") String lastError,
-    @JsonProperty("updated_at") Instant updatedAt) {
+    @JsonProperty("updated_at") Instant updatedAt,
+    Map<String, String> servers,
+    int generation,
+    @JsonProperty("forward_start") Map<String, String> forwardStart,
+    @JsonProperty("reverse_start") Map<String, String> reverseStart,
+    @JsonProperty("reverse_position") String reversePosition) {
 
-  /** Checks the required fields. */
+  /** Checks the required fields; the constructor the stored JSON is read with. */
+  @JsonCreator
   public Workflow {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(keyspace, "keyspace");
     Objects.requireNonNull(state, "state");
     sources = List.copyOf(sources);
     targets = List.copyOf(targets);
+    servers = servers == null ? Map.of() : Map.copyOf(servers);
+    generation = Math.max(1, generation);
+    forwardStart = forwardStart == null ? Map.of() : Map.copyOf(forwardStart);
+    reverseStart = reverseStart == null ? null : Map.copyOf(reverseStart);
+  }
+
+  /** A record without servers or stream generations (as written before they were stored). */
+  public Workflow(
+      String name,
+      String keyspace,
+      List<String> sources,
+      List<String> targets,
+      WorkflowState state,
+      String p0,
+      String journalPosition,
+      Boolean lastDiffClean,
+      String lastError,
+      Instant updatedAt) {
+    this(
+        name,
+        keyspace,
+        sources,
+        targets,
+        state,
+        p0,
+        journalPosition,
+        lastDiffClean,
+        lastError,
+        updatedAt,
+        null,
+        1,
+        null,
+        null,
+        null);
   }
 
   /** A new workflow in state {@link WorkflowState#CREATED}. */
@@ -69,25 +122,100 @@ public record Workflow(
     if (!state.canMoveTo(to)) {
       throw new IllegalTransitionException(name, state, to);
     }
-    return new Workflow(
-        name, keyspace, sources, targets, to, p0, journalPosition, lastDiffClean, lastError, now);
+    return copy(to, journalPosition, lastDiffClean, lastError, now, reverseStart, reversePosition);
   }
 
   /** This workflow with the journal's frozen position G recorded. */
   public Workflow withJournal(String g, Instant now) {
-    return new Workflow(
-        name, keyspace, sources, targets, state, p0, g, lastDiffClean, lastError, now);
+    return copy(state, g, lastDiffClean, lastError, now, reverseStart, reversePosition);
   }
 
   /** This workflow with the outcome of a diff recorded. */
   public Workflow withDiff(boolean clean, Instant now) {
-    return new Workflow(
-        name, keyspace, sources, targets, state, p0, journalPosition, clean, lastError, now);
+    return copy(state, journalPosition, clean, lastError, now, reverseStart, reversePosition);
   }
 
   /** This workflow with an error recorded, or cleared with null. */
   public Workflow withError(String error, Instant now) {
+    return copy(state, journalPosition, lastDiffClean, error, now, reverseStart, reversePosition);
+  }
+
+  /** This workflow with the servers of its shards recorded. */
+  public Workflow withServers(Map<String, String> shardServers, Instant now) {
     return new Workflow(
-        name, keyspace, sources, targets, state, p0, journalPosition, lastDiffClean, error, now);
+        name,
+        keyspace,
+        sources,
+        targets,
+        state,
+        p0,
+        journalPosition,
+        lastDiffClean,
+        lastError,
+        now,
+        shardServers,
+        generation,
+        forwardStart,
+        reverseStart,
+        reversePosition);
+  }
+
+  /**
+   * This workflow with a new forward stream generation starting at {@code start}; the journal and
+   * the reverse positions are cleared (they belong to the previous switch).
+   */
+  public Workflow withForward(int newGeneration, Map<String, String> start, Instant now) {
+    return new Workflow(
+        name,
+        keyspace,
+        sources,
+        targets,
+        state,
+        p0,
+        null,
+        lastDiffClean,
+        lastError,
+        now,
+        servers,
+        newGeneration,
+        start,
+        null,
+        null);
+  }
+
+  /** This workflow with the reverse streams' start positions recorded. */
+  public Workflow withReverseStart(Map<String, String> start, Instant now) {
+    return copy(state, journalPosition, lastDiffClean, lastError, now, start, reversePosition);
+  }
+
+  /** This workflow with the position at which reverse traffic froze the reverse streams. */
+  public Workflow withReversePosition(String position, Instant now) {
+    return copy(state, journalPosition, lastDiffClean, lastError, now, reverseStart, position);
+  }
+
+  private Workflow copy(
+      WorkflowState s,
+      String journal,
+      Boolean diffClean,
+      String error,
+      Instant now,
+      Map<String, String> revStart,
+      String revPosition) {
+    return new Workflow(
+        name,
+        keyspace,
+        sources,
+        targets,
+        s,
+        p0,
+        journal,
+        diffClean,
+        error,
+        now,
+        servers,
+        generation,
+        forwardStart,
+        revStart,
+        revPosition);
   }
 }

@@ -54,6 +54,7 @@ public final class WorkflowEngine {
         to,
         why);
     listeners.forEach(l -> l.accept(next));
+    Failpoints.reach("state:" + to.name());
     return next;
   }
 

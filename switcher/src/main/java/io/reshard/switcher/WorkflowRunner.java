@@ -3,9 +3,9 @@ package io.reshard.switcher;
 import io.reshard.cdc.GtidPosition;
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
+import io.reshard.copier.CopyProgress;
 import io.reshard.copier.CopySpec;
 import io.reshard.copier.CopyTarget;
-import io.reshard.differ.DiffListener;
 import io.reshard.differ.DiffReport;
 import io.reshard.differ.DiffSpec;
 import io.reshard.differ.Differ;
@@ -17,27 +17,53 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One workflow's runbook, run in this process (DESIGN 4.6-4.8): {@link #create}, {@link #copy},
- * {@link #diff}, {@link #switchReads}, {@link #switchWrites}, {@link #reverseTraffic}, {@link
- * #complete}, {@link #cancel}. Every state change goes through the {@link WorkflowEngine}; the
- * shard map through the keyspace's fenced {@link ShardMapPublisher}. One thread drives a runner.
+ * One workflow's runbook (DESIGN 4.6-4.8): {@link #create}, {@link #copy}, {@link #diff}, {@link
+ * #switchReads}, {@link #switchWrites}, {@link #reverseTraffic}, {@link #complete}, {@link
+ * #cancel}, and {@link #resume} to take up a stored workflow after a crash. Every state change goes
+ * through the {@link WorkflowEngine}; the shard map through the keyspace's fenced {@link
+ * ShardMapPublisher}.
  *
- * <p>Not yet: resuming a runner from its stored record after a crash (the record and the stream
- * positions are stored, but re-attaching streams is issue 6's daemon work), merges (one source).
+ * <p>Everything a step needs is re-derived from the stored record, the shard map and the stream
+ * state in the targets (DESIGN 5), so a process killed at any moment and started again finishes the
+ * same workflow the same way. One thread drives a runner's steps; {@link #status} may be read from
+ * any thread.
+ *
+ * <p>Not yet: merges (one source shard per workflow).
  */
 public final class WorkflowRunner implements AutoCloseable {
   private final WorkflowSpec spec;
   private final WorkflowEngine engine;
   private final ShardMapPublisher publisher;
   private final Streams streams;
-  private Workflow workflow;
-  private Map<String, GtidPosition> p0;
+  private volatile Workflow workflow;
+  private volatile Copier copier;
+  private volatile List<DiffReport> lastDiff = List.of();
+  private final AtomicLong diffChunks = new AtomicLong();
+  private volatile String diffTable;
 
+  /** A runner with captures of its own, stopped when it closes. */
   public WorkflowRunner(WorkflowSpec spec, WorkflowEngine engine, ShardMapPublisher publisher) {
+    this(spec, engine, publisher, null);
+  }
+
+  /**
+   * A runner sharing the process's captures.
+   *
+   * @param captures the captures of this process (the daemon's); null for captures of its own
+   * @throws IllegalArgumentException for more than one source shard (merges are not supported yet)
+   */
+  public WorkflowRunner(
+      WorkflowSpec spec,
+      WorkflowEngine engine,
+      ShardMapPublisher publisher,
+      CaptureRegistry captures) {
     if (spec.sources().size() != 1) {
       throw new IllegalArgumentException(
           "only splits of one source shard are supported yet, got " + spec.sources());
@@ -45,30 +71,57 @@ public final class WorkflowRunner implements AutoCloseable {
     this.spec = spec;
     this.engine = engine;
     this.publisher = publisher;
-    this.streams = new Streams(spec);
+    this.streams = new Streams(spec, captures);
   }
 
+  /** The workflow's record as this runner last wrote or read it; null before create/resume. */
   public Workflow workflow() {
     return workflow;
   }
 
-  /** Phase 1: preflight, target tables, closed target fences, capture, P0, forward streams. */
-  public Workflow create() throws Exception {
-    p0 = new CreatePhase(spec, streams).run();
-    workflow =
-        Workflow.create(
-            spec.name(),
-            spec.keyspace(),
-            MapChanges.names(spec.sources()),
-            MapChanges.names(spec.targets()),
-            p0.values().iterator().next().toString(),
-            Instant.now());
-    return engine.update(workflow);
+  /** What this runner moves. */
+  public WorkflowSpec spec() {
+    return spec;
   }
 
-  /** Phase 2: the copy, while the forward streams apply every change after P0. */
+  /**
+   * Phase 1: preflight, target tables, closed target fences, capture, P0; the record is stored with
+   * P0 before the forward streams start from it.
+   *
+   * @throws SwitchRefusedException naming every problem; nothing was written
+   */
+  public Workflow create() throws Exception {
+    Map<String, GtidPosition> p0 = new CreatePhase(spec, streams).run();
+    Instant now = Instant.now();
+    Workflow w =
+        Workflow.create(
+                spec.name(),
+                spec.keyspace(),
+                MapChanges.names(spec.sources()),
+                MapChanges.names(spec.targets()),
+                p0.values().iterator().next().toString(),
+                now)
+            .withServers(servers(), now)
+            .withForward(1, Positions.strings(p0), now);
+    workflow = engine.update(w);
+    Failpoints.reach("state:CREATED");
+    streams.startForward(1, p0);
+    return workflow;
+  }
+
+  /**
+   * Phase 2: the copy, while the forward streams apply every change after P0. Continues a copy a
+   * crash interrupted (from the targets' {@code copy_state}).
+   */
   public Workflow copy(CopierConfig config) throws Exception {
-    workflow = engine.transition(workflow, WorkflowState.COPYING, "copy starts from P0 " + p0);
+    if (workflow.state() == WorkflowState.CREATED) {
+      workflow =
+          engine.transition(
+              workflow, WorkflowState.COPYING, "copy starts from P0 " + workflow.p0());
+    } else if (workflow.state() != WorkflowState.COPYING) {
+      throw new SwitchRefusedException(
+          "workflow " + spec.name() + " is " + workflow.state() + ": its copy is done");
+    }
     ShardServer source = spec.sources().get(0);
     List<CopyTarget> targets = new ArrayList<>();
     spec.targets().forEach(t -> targets.add(new CopyTarget(t.range(), t.endpoint())));
@@ -81,14 +134,21 @@ public final class WorkflowRunner implements AutoCloseable {
             targets,
             spec.tables(),
             spec.vschema(),
-            p0.get(source.shard()).toString());
-    Copier.builder(copy)
-        .config(config)
-        .coverage(StreamSeams.coverage(streams.capture(source.shard())))
-        .build()
-        .run();
+            workflow.p0());
+    copier =
+        Copier.builder(copy)
+            .config(config)
+            .coverage(StreamSeams.coverage(streams.capture(source.shard()).orElseThrow()))
+            .build();
+    copier.run();
     workflow = engine.transition(workflow, WorkflowState.RUNNING, "copy done");
     return workflow;
+  }
+
+  /** The copy's progress, if a copy ran in this process. */
+  public Optional<CopyProgress> copyProgress() {
+    Copier c = copier;
+    return c == null ? Optional.empty() : Optional.of(c.progress());
   }
 
   /**
@@ -98,6 +158,7 @@ public final class WorkflowRunner implements AutoCloseable {
   public List<DiffReport> diff() throws Exception {
     ShardServer source = spec.sources().get(0);
     List<DiffReport> reports = new ArrayList<>();
+    diffChunks.set(0);
     for (ShardServer t : spec.targets()) {
       DiffSpec d =
           new DiffSpec(
@@ -115,25 +176,47 @@ public final class WorkflowRunner implements AutoCloseable {
                       streams.forward().get(t.shard()),
                       streams.topic(source.shard()),
                       Duration.ofSeconds(60)),
-                  DiffListener.NONE)
+                  (table, chunk, lastKey) -> {
+                    diffTable = t.shard() + "/" + table;
+                    diffChunks.incrementAndGet();
+                  })
               .run());
     }
+    diffTable = null;
+    lastDiff = List.copyOf(reports);
     workflow =
         engine.update(
             workflow.withDiff(reports.stream().allMatch(DiffReport::isClean), Instant.now()));
     return reports;
   }
 
+  /** The reports of the last diff this runner ran; empty if none. */
+  public List<DiffReport> lastDiff() {
+    return lastDiff;
+  }
+
   /** Reads of the moved range go to the targets (replication lag is the staleness bound). */
   public Workflow switchReads() {
-    ShardMap next = MapChanges.targetsRead(publisher.newest().orElseThrow(), spec);
     workflow =
         engine.transition(workflow, WorkflowState.READS_SWITCHED, "reads on " + spec.targets());
-    publisher.publish(next);
+    publishReadsIfNeeded();
     return workflow;
   }
 
-  /** Writes of the moved range go to the targets; see {@link SwitchWritesPhase}. */
+  private void publishReadsIfNeeded() {
+    ShardMap current = publisher.newest().orElseThrow();
+    ShardMap next = MapChanges.targetsRead(current, spec);
+    if (!MapChanges.sameAssignments(current, next)) {
+      publisher.publish(next);
+    }
+  }
+
+  /**
+   * Writes of the moved range go to the targets; see {@link SwitchWritesPhase}.
+   *
+   * @throws SwitchRefusedException naming every reason; nothing changed
+   * @throws CutoverAbortedException if the fence or the catch-up timed out; rolled back
+   */
   public Workflow switchWrites(boolean force) throws Exception {
     try {
       workflow = new SwitchWritesPhase(spec, streams, engine, publisher).run(workflow, force);
@@ -142,6 +225,14 @@ public final class WorkflowRunner implements AutoCloseable {
       throw e;
     }
     return workflow;
+  }
+
+  /**
+   * Refuses (as {@link #switchWrites} would) or returns the switch's plan, changing nothing: for
+   * {@code switch-traffic --dry-run}.
+   */
+  public List<String> switchWritesPlan(boolean force) {
+    return new SwitchWritesPhase(spec, streams, engine, publisher).plan(workflow, force);
   }
 
   /** Writes (and reads) back to the sources; see {@link ReverseTrafficPhase}. */
@@ -157,9 +248,9 @@ public final class WorkflowRunner implements AutoCloseable {
 
   /**
    * Finishes a switched workflow: reverse streams stop; the sources leave the map, read-only, with
-   * their data.
+   * their data unless {@code dropSourceData} (then the moved tables are dropped on the sources).
    */
-  public Workflow complete() {
+  public Workflow complete(boolean dropSourceData) throws Exception {
     if (workflow.state() != WorkflowState.WRITES_SWITCHED) {
       throw new SwitchRefusedException(
           "complete refused for workflow "
@@ -169,9 +260,27 @@ public final class WorkflowRunner implements AutoCloseable {
               + "; only a workflow whose writes are switched can complete");
     }
     streams.freeze(streams.reverse());
-    publisher.publish(MapChanges.withoutSources(publisher.newest().orElseThrow(), spec));
-    workflow = engine.transition(workflow, WorkflowState.COMPLETED, "sources retired from the map");
+    ShardMap current = publisher.newest().orElseThrow();
+    if (spec.sources().stream().anyMatch(s -> current.shard(s.range()).isPresent())) {
+      publisher.publish(MapChanges.withoutSources(current, spec));
+    }
+    if (dropSourceData) {
+      for (ShardServer s : spec.sources()) {
+        dropTables(s);
+      }
+    }
+    workflow =
+        engine.transition(
+            workflow,
+            WorkflowState.COMPLETED,
+            "sources retired from the map"
+                + (dropSourceData ? ", their moved tables dropped" : ""));
     return workflow;
+  }
+
+  /** {@link #complete(boolean)} keeping the sources' data. */
+  public Workflow complete() throws Exception {
+    return complete(false);
   }
 
   /** Abandons a workflow before any write switch: streams stop, the targets' copies are emptied. */
@@ -185,14 +294,14 @@ public final class WorkflowRunner implements AutoCloseable {
               + workflow.state()
               + "; after a write switch use reverse-traffic, then cancel");
     }
-    streams.freeze(streams.forward());
+    streams.freeze(streams.forward()); // a copy running on another thread was interrupted first
     ShardMap current = publisher.newest().orElseThrow();
     if (spec.targets().stream().anyMatch(t -> current.shard(t.range()).isPresent())) {
       publisher.publish(MapChanges.withoutTargets(current, spec));
     }
     for (ShardServer t : spec.targets()) {
-      try (Connection c = ServerFence.connect(t);
-          Statement s = c.createStatement()) {
+      try (Connection conn = ServerFence.connect(t);
+          Statement s = conn.createStatement()) {
         for (String table : spec.tables()) {
           s.execute("DELETE FROM `" + spec.keyspace() + "`.`" + table + "`");
         }
@@ -202,13 +311,105 @@ public final class WorkflowRunner implements AutoCloseable {
     return workflow;
   }
 
+  /**
+   * Takes up a stored workflow after a restart (DESIGN 5) and brings it to a state in which the
+   * operator's next step can run: the streams of its state run again from the positions stored in
+   * the targets; a switch the crash interrupted before its journal record is rolled back (sources
+   * un-fenced, map unchanged); one interrupted after it is finished forward (the same for reverse
+   * traffic). A workflow in {@code CREATED} or {@code COPYING} still needs {@link #copy}.
+   *
+   * @return the record after the resume
+   */
+  public Workflow resume(Workflow stored) throws Exception {
+    workflow = stored;
+    switch (stored.state()) {
+      case CREATED, COPYING, RUNNING -> startForwardFromRecord();
+      case READS_SWITCHED -> {
+        startForwardFromRecord();
+        publishReadsIfNeeded();
+      }
+      case SWITCHING_WRITES -> {
+        startForwardFromRecord();
+        workflow = new SwitchWritesPhase(spec, streams, engine, publisher).rollBack(workflow);
+      }
+      case WRITES_SWITCHED ->
+          workflow =
+              new SwitchWritesPhase(spec, streams, engine, publisher).finishForward(workflow);
+      case REVERSING ->
+          workflow = new ReverseTrafficPhase(spec, streams, engine, publisher).resume(workflow);
+      case COMPLETED, CANCELLED -> {}
+    }
+    return workflow;
+  }
+
+  private void startForwardFromRecord() throws Exception {
+    for (ShardServer s : spec.sources()) {
+      streams.ensureCapture(s, Duration.ofSeconds(60));
+    }
+    streams.startForward(workflow.generation(), Positions.parse(workflow.forwardStart()));
+  }
+
+  /**
+   * A snapshot of the workflow's streams and progress, for status displays.
+   *
+   * @return the record, whether the copy is done, the largest lag, each stream's state and
+   *     positions, the copy's progress and the diff's
+   */
+  public WorkflowStatus status() {
+    List<WorkflowStatus.Stream> list = new ArrayList<>();
+    streams
+        .forward()
+        .forEach((target, a) -> list.add(stream("forward", spec.sources(), target, a)));
+    streams
+        .reverse()
+        .forEach((source, a) -> list.add(stream("reverse", spec.targets(), source, a)));
+    String diffing = diffTable;
+    return new WorkflowStatus(
+        workflow,
+        maxLagMillis(),
+        list,
+        copyProgress().orElse(null),
+        diffing == null ? null : diffing + " (" + diffChunks.get() + " chunks compared)");
+  }
+
+  private WorkflowStatus.Stream stream(
+      String direction, List<ShardServer> from, String into, io.reshard.cdc.ApplyEngine a) {
+    Map<String, String> positions = new LinkedHashMap<>();
+    a.appliedPositions().forEach((topic, p) -> positions.put(topic, p.toString()));
+    return new WorkflowStatus.Stream(
+        direction,
+        MapChanges.names(from),
+        into,
+        a.state().name(),
+        positions,
+        a.lagMillis(),
+        a.lastError().orElse(null));
+  }
+
   /** The largest apply lag of the forward streams, in ms. */
   public long maxLagMillis() {
     return streams.forward().values().stream().mapToLong(a -> a.lagMillis()).max().orElse(0);
   }
 
+  private Map<String, String> servers() {
+    Map<String, String> m = new LinkedHashMap<>();
+    spec.sources().forEach(s -> m.put(s.shard(), s.endpointRef()));
+    spec.targets().forEach(t -> m.put(t.shard(), t.endpointRef()));
+    return m;
+  }
+
+  private void dropTables(ShardServer s) throws Exception {
+    try (Connection c = ServerFence.connect(s);
+        Statement st = c.createStatement()) {
+      for (String table : spec.tables()) {
+        st.execute("DROP TABLE IF EXISTS `" + spec.keyspace() + "`.`" + table + "`");
+      }
+    }
+  }
+
+  /** Stops this runner's streams (and its own captures); the stored state stays. */
   @Override
   public void close() throws InterruptedException {
-    streams.close();
+    streams.close(); // a copy running on another thread is interrupted by its owner
   }
 }

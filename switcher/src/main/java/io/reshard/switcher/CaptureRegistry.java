@@ -1,0 +1,114 @@
+package io.reshard.switcher;
+
+import io.reshard.cdc.CaptureConfig;
+import io.reshard.cdc.CaptureEngine;
+import io.reshard.cdc.CapturePosition;
+import io.reshard.cdc.GtidPosition;
+import io.reshard.router.ReshardException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The capture of every shard the workflows of one process need: at most one capture per (keyspace,
+ * shard), because a second capture of the same shard fences the first (DESIGN 4.4). Change topics
+ * are workflow-independent, so workflows on the same source share its capture.
+ *
+ * <p>A capture the host already runs (the daemon's configured shards) is registered with {@link
+ * #external}; {@link #ensure} starts one for any other shard and owns it until {@link #close}.
+ * Thread-safe.
+ */
+public final class CaptureRegistry implements AutoCloseable {
+  private final Map<String, Supplier<Optional<CapturePosition>>> external = new HashMap<>();
+  private final Map<String, CaptureEngine> owned = new HashMap<>();
+
+  /**
+   * Registers a capture run elsewhere in this process.
+   *
+   * @param committed the position that capture has committed to Kafka, read anew on every call (the
+   *     host may replace the engine after a failure)
+   */
+  public synchronized void external(
+      String keyspace, String shard, Supplier<Optional<CapturePosition>> committed) {
+    external.put(key(keyspace, shard), committed);
+  }
+
+  /**
+   * Makes sure capture of {@code s} runs, and waits until it has committed a position covering the
+   * server's position now: from then on every change of the shard reaches its topic.
+   *
+   * @return the committed position, read anew on every call
+   * @throws ReshardException if capture did not get there within {@code timeout}
+   */
+  public Supplier<Optional<CapturePosition>> ensure(
+      ShardServer s, WorkflowSpec spec, Duration timeout) throws Exception {
+    Supplier<Optional<CapturePosition>> committed = start(s, spec);
+    GtidPosition now = ServerFence.position(s);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!committed.get().map(p -> p.gtids().covers(now)).orElse(false)) {
+      if (System.nanoTime() > deadline) {
+        throw new ReshardException(
+            "capture of shard "
+                + s.shard()
+                + " did not reach "
+                + now
+                + " within "
+                + timeout.toSeconds()
+                + " s; it is at "
+                + committed.get().map(Object::toString).orElse("nothing yet"));
+      }
+      Thread.sleep(10);
+    }
+    return committed;
+  }
+
+  /** The committed position of the capture of {@code keyspace/shard}, if it runs here. */
+  public synchronized Optional<Supplier<Optional<CapturePosition>>> find(
+      String keyspace, String shard) {
+    String k = key(keyspace, shard);
+    if (external.containsKey(k)) {
+      return Optional.of(external.get(k));
+    }
+    CaptureEngine e = owned.get(k);
+    return e == null ? Optional.empty() : Optional.of(e::committedPosition);
+  }
+
+  private synchronized Supplier<Optional<CapturePosition>> start(ShardServer s, WorkflowSpec spec) {
+    Optional<Supplier<Optional<CapturePosition>>> running = find(spec.keyspace(), s.shard());
+    if (running.isPresent()) {
+      return running.get();
+    }
+    Map<String, String> m =
+        CaptureConfig.forServer(
+            s.host(),
+            s.port(),
+            s.user(),
+            s.password(),
+            s.captureServerId(),
+            spec.keyspace(),
+            s.shard(),
+            spec.bootstrap(),
+            spec.topicPrefix());
+    m.put("heartbeat.interval.ms", "200");
+    m.put("batch.max.wait.ms", "5");
+    CaptureEngine engine = new CaptureEngine(CaptureConfig.from(m));
+    engine.start();
+    owned.put(key(spec.keyspace(), s.shard()), engine);
+    return engine::committedPosition;
+  }
+
+  private static String key(String keyspace, String shard) {
+    return keyspace + "/" + shard;
+  }
+
+  /** Stops the captures this registry started. */
+  @Override
+  public synchronized void close() throws InterruptedException {
+    for (CaptureEngine e : owned.values()) {
+      e.close();
+    }
+    owned.clear();
+  }
+}
