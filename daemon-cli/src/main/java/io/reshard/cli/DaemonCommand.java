@@ -5,8 +5,8 @@ import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.cluster.LocalCluster;
 import io.reshard.daemon.Daemon;
 import io.reshard.daemon.DaemonConfig;
+import io.reshard.daemon.ServerDirectory;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +28,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Run the pipeline daemon: capture of every configured source shard, the admin endpoint"
           + " (GET /health, /workflows, /metrics; POST /workflows/NAME/actions/ACTION with the"
-          + " admin token). Workflow runners are not hosted here yet. Runs until SIGTERM or Ctrl-C.",
+          + " admin token), and the workflow runners: every stored workflow is taken up at start."
+          + " Runs until SIGTERM or Ctrl-C.",
       "With --config FILE it reads a YAML file; with --cluster DIR every shard server of the local"
-          + " cluster becomes a source shard of --keyspace, the admin endpoint takes a free port,"
+          + " cluster becomes a source shard of --keyspace (if given), the admin endpoint takes a free port,"
           + " the admin token is DIR/daemon.token (created if missing), and DIR/cluster.json"
           + " records the daemon so that `cluster down` stops it too.",
       "--set KEY=VALUE overrides any key (repeatable); --admin-port and --admin-bind too.",
@@ -49,7 +50,11 @@ final class DaemonCommand implements Callable<Integer> {
   @Option(names = "--cluster", description = "A local cluster directory (instead of --config).")
   Path cluster;
 
-  @Option(names = "--keyspace", description = "With --cluster: the keyspace captured.")
+  @Option(
+      names = "--keyspace",
+      description =
+          "With --cluster: capture every shard of this keyspace from the start (optional: the"
+              + " workflows start the captures they need).")
   String keyspace;
 
   @Option(
@@ -122,8 +127,8 @@ final class DaemonCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "give exactly one of --config FILE and --cluster DIR");
     }
-    if (cluster != null && keyspace == null) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--cluster needs --keyspace");
+    if (cluster != null && keyspace == null && shardNames != null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--shards needs --keyspace");
     }
     if (cluster == null && (keyspace != null || shardNames != null || background)) {
       throw new CommandLine.ParameterException(
@@ -153,7 +158,13 @@ final class DaemonCommand implements Callable<Integer> {
   }
 
   private int runForeground(DaemonConfig cfg, PrintWriter out) throws InterruptedException {
-    Daemon daemon = Daemon.builder(cfg).build();
+    Daemon daemon =
+        Daemon.builder(cfg)
+            .workflows(
+                cluster != null
+                    ? ServerDirectory.forCluster(LocalCluster.require(cluster))
+                    : ServerDirectory.forConfig(cfg))
+            .build();
     long pid = ProcessHandle.current().pid();
     Path dir = cluster == null ? null : cluster.toAbsolutePath().normalize();
     // Registered before start: a SIGTERM during start waits for it, then stops what started.
@@ -179,31 +190,25 @@ final class DaemonCommand implements Callable<Integer> {
 
   /** This command line for the detached child: the same options without --background. */
   private List<String> childCommand() {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(ReshardCli.class.getName());
-    cmd.add("daemon");
-    cmd.add("--cluster");
-    cmd.add(cluster.toAbsolutePath().normalize().toString());
-    cmd.add("--keyspace");
-    cmd.add(keyspace);
+    List<String> args = new ArrayList<>();
+    if (keyspace != null) {
+      args.add("--keyspace");
+      args.add(keyspace);
+    }
     if (shardNames != null) {
-      cmd.add("--shards=" + String.join(",", shardNames));
+      args.add("--shards=" + String.join(",", shardNames));
     }
     for (String s : sets) {
-      cmd.add("--set");
-      cmd.add(s);
+      args.add("--set");
+      args.add(s);
     }
     if (adminPort != null) {
-      cmd.add("--admin-port=" + adminPort);
+      args.add("--admin-port=" + adminPort);
     }
     if (adminBind != null) {
-      cmd.add("--admin-bind=" + adminBind);
+      args.add("--admin-bind=" + adminBind);
     }
-    return cmd;
+    return DaemonLauncher.clusterCommand(cluster, args);
   }
 
   /** {@code daemon stop}. */

@@ -106,6 +106,24 @@ final class DaemonLauncher {
     return ExitCodes.ERROR;
   }
 
+  /**
+   * The command line of a detached cluster daemon: this JVM's java, JVM options and class path,
+   * then {@code daemon --cluster DIR} and {@code args}.
+   */
+  static List<String> clusterCommand(Path dir, List<String> args) {
+    List<String> cmd = new java.util.ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(ReshardCli.class.getName());
+    cmd.add("daemon");
+    cmd.add("--cluster");
+    cmd.add(dir.toAbsolutePath().normalize().toString());
+    cmd.addAll(args);
+    return cmd;
+  }
+
   private boolean healthAnswers(String admin) {
     try {
       HttpResponse<Void> r =

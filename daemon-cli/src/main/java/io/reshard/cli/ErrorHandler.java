@@ -18,7 +18,8 @@ final class ErrorHandler implements IExecutionExceptionHandler {
   public int handleExecutionException(Exception e, CommandLine cmd, ParseResult parsed) {
     int code = exitCodeOf(e);
     String name = cmd.getCommandName();
-    if (code == ExitCodes.ERROR && !(e instanceof ClusterException)) {
+    if (code == ExitCodes.ERROR
+        && !(e instanceof ClusterException || e instanceof CommandFailure)) {
       cmd.getErr().println(name + ": unexpected error: " + e);
       e.printStackTrace(cmd.getErr());
     } else {
@@ -35,6 +36,9 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         case PORT_IN_USE, NO_CLUSTER, MISSING_PROGRAM -> ExitCodes.REFUSED;
         case START_FAILED, OTHER -> ExitCodes.ERROR;
       };
+    }
+    if (e instanceof CommandFailure f) {
+      return f.exitCode();
     }
     if (e instanceof DaemonConfigException) {
       return ExitCodes.USAGE;

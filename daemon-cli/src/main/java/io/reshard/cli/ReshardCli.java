@@ -22,6 +22,9 @@ import picocli.CommandLine.Command;
       KeyspaceIdCommand.class,
       CdcCommand.class,
       DaemonCommand.class,
+      KeyspaceCommand.class,
+      WorkflowCommand.class,
+      ShardMapCommand.class,
       BenchCommand.class
     })
 public final class ReshardCli {

@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * <p>Errors are JSON {@code {"error": "..."}}. Every response body passes through a filter that
  * replaces any configured secret with {@code [hidden]}, and the access log (DEBUG) names the
  * method, the path without its query, and the status only: no header, so never the token. Requests
- * are served by two threads. Thread-safe.
+ * are served by eight threads (an action may take minutes; status reads go on meanwhile).
+ * Thread-safe.
  */
 public final class AdminServer implements DaemonService {
   private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
@@ -137,7 +138,7 @@ public final class AdminServer implements DaemonService {
     }
     executor =
         Executors.newFixedThreadPool(
-            2,
+            8,
             r -> {
               Thread t = new Thread(r, "admin-http");
               t.setDaemon(true);
@@ -232,7 +233,7 @@ public final class AdminServer implements DaemonService {
 
   private int listWorkflows(HttpExchange ex) throws IOException {
     try {
-      return json(ex, 200, workflows.list().stream().map(AdminServer::view).toList());
+      return json(ex, 200, workflows.list().stream().map(this::liveView).toList());
     } catch (ReshardException e) {
       return error(ex, 503, "cannot read the workflows: " + e.getMessage());
     }
@@ -242,11 +243,17 @@ public final class AdminServer implements DaemonService {
     try {
       return workflows
           .load(name)
-          .map(w -> uncheckedJson(ex, 200, view(w)))
+          .map(w -> uncheckedJson(ex, 200, liveView(w)))
           .orElseGet(() -> uncheckedError(ex, 404, "no workflow named " + name));
     } catch (ReshardException e) {
       return error(ex, 503, "cannot read the workflows: " + e.getMessage());
     }
+  }
+
+  private Map<String, Object> liveView(Workflow w) {
+    Map<String, Object> v = view(w);
+    v.putAll(actions.details(w.name()));
+    return v;
   }
 
   /** A workflow as the endpoint shows it: every field present, null where unset. */
@@ -304,6 +311,9 @@ public final class AdminServer implements DaemonService {
     body.put("action", action);
     body.put("outcome", r.outcome().name());
     body.put("message", r.message());
+    if (r.data() != null) {
+      body.put("data", r.data());
+    }
     return json(ex, r.outcome().httpStatus(), body);
   }
 

@@ -3,8 +3,10 @@ package io.reshard.daemon;
 import io.reshard.cdc.CaptureConfig;
 import io.reshard.cdc.CaptureEngine;
 import io.reshard.cdc.CaptureListener;
+import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.CdcException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -91,6 +93,17 @@ public final class CaptureService implements DaemonService {
   @Override
   public String name() {
     return "capture/" + shard.id();
+  }
+
+  /** The shard this service captures. */
+  public SourceShard shard() {
+    return shard;
+  }
+
+  /** The position the current engine has committed to Kafka; empty while none has. */
+  public Optional<CapturePosition> committedPosition() {
+    CaptureEngine e = engine;
+    return e == null ? Optional.empty() : e.committedPosition();
   }
 
   /** Starts the supervisor thread; the first engine starts there. */

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.reshard.cdc.CaptureEngine;
+import io.reshard.switcher.CaptureRegistry;
 import io.reshard.switcher.WorkflowStore;
 import java.net.URI;
 import java.time.Clock;
@@ -17,8 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The long-running pipeline daemon: hosts the admin endpoint ({@link AdminServer}), one capture
- * service per configured source shard ({@link CaptureService}), and the services added with {@link
- * Builder#addService} (the switcher's workflow runners), in that order.
+ * service per configured source shard ({@link CaptureService}), the workflow runners ({@link
+ * WorkflowService}, with {@link Builder#workflows}) and the services added with {@link
+ * Builder#addService}, in that order.
  *
  * <p>{@link #start()} starts them in order; if one cannot start, the ones already started are
  * stopped in reverse order and the error is thrown. {@link #stop()} stops every started service in
@@ -49,12 +51,30 @@ public final class Daemon {
             : null;
     WorkflowStore store = lazy != null ? lazy : b.workflows;
     this.onStop = lazy != null ? lazy : () -> {};
-    WorkflowActions actions = b.actions != null ? b.actions : WorkflowActions.unsupported(store);
+    List<DaemonService> captureServices = new ArrayList<>();
+    for (SourceShard s : config.shards()) {
+      captureServices.add(b.captures.apply(new CaptureContext(config, s, registry)));
+    }
+    WorkflowService workflows = null;
+    if (b.servers != null && b.actions == null) {
+      CaptureRegistry shared = new CaptureRegistry();
+      for (DaemonService c : captureServices) {
+        if (c instanceof CaptureService cs) {
+          shared.external(cs.shard().keyspace(), cs.shard().shard(), cs::committedPosition);
+        }
+      }
+      workflows = new WorkflowService(config, b.servers, store, shared);
+    }
+    WorkflowActions actions =
+        b.actions != null
+            ? b.actions
+            : workflows != null ? workflows : WorkflowActions.unsupported(store);
     this.admin = new AdminServer(config, this::status, store, actions, registry);
     List<DaemonService> all = new ArrayList<>();
     all.add(admin);
-    for (SourceShard s : config.shards()) {
-      all.add(b.captures.apply(new CaptureContext(config, s, registry)));
+    all.addAll(captureServices);
+    if (workflows != null) {
+      all.add(workflows);
     }
     all.addAll(b.extra);
     this.services = List.copyOf(all);
@@ -174,6 +194,7 @@ public final class Daemon {
     private WorkflowStore workflows;
     private WorkflowActions actions;
     private Function<CaptureContext, DaemonService> captures = Daemon::captureService;
+    private ServerDirectory servers;
 
     private Builder(DaemonConfig config) {
       this.config = config;
@@ -193,7 +214,16 @@ public final class Daemon {
       return this;
     }
 
-    /** Adds a service (a workflow runner), started after capture and stopped before it. */
+    /**
+     * Hosts the workflow runners ({@link WorkflowService}) with shards on {@code directory}'s
+     * servers; they answer the mutating admin calls unless {@link #workflowActions} was set.
+     */
+    public Builder workflows(ServerDirectory directory) {
+      this.servers = directory;
+      return this;
+    }
+
+    /** Adds a service, started after capture (and the workflow runners) and stopped before. */
     public Builder addService(DaemonService service) {
       extra.add(service);
       return this;

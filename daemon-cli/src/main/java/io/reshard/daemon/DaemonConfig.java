@@ -116,7 +116,27 @@ public final class DaemonConfig {
               LONG,
               "30000",
               longRange(0, 600_000),
-              "How long stopping waits for each service to end (ms)."));
+              "How long stopping waits for each service to end (ms)."),
+          new ConfigKey(
+              "workflow.max.lag.ms",
+              LONG,
+              "5000",
+              longRange(0, 3_600_000),
+              "A write switch is refused while a forward stream lags more than this (ms)."),
+          new ConfigKey(
+              "workflow.fence.lock.wait.ms",
+              LONG,
+              "2000",
+              longRange(1000, 60_000),
+              "How long fencing a shard waits for router transactions in flight before the switch"
+                  + " is abandoned (ms; whole seconds)."),
+          new ConfigKey(
+              "workflow.catch.up.timeout.ms",
+              LONG,
+              "30000",
+              longRange(1, 3_600_000),
+              "How long a write switch waits for the targets to apply the source's position G"
+                  + " before it un-fences the source and rolls back (ms)."));
 
   /** The keys of each source shard ({@code shards.N.<key>}), in documentation order. */
   public static final List<ConfigKey> SHARD_KEYS =
@@ -255,6 +275,21 @@ public final class DaemonConfig {
   /** How long stopping waits for each service. */
   public Duration shutdownTimeout() {
     return Duration.ofMillis(Long.parseLong(get("shutdown.timeout.ms")));
+  }
+
+  /** The largest forward-stream lag at which writes may switch. */
+  public Duration workflowMaxLag() {
+    return Duration.ofMillis(Long.parseLong(get("workflow.max.lag.ms")));
+  }
+
+  /** How long fencing waits for router transactions in flight. */
+  public Duration workflowFenceLockWait() {
+    return Duration.ofMillis(Long.parseLong(get("workflow.fence.lock.wait.ms")));
+  }
+
+  /** How long a write switch waits for the targets to apply G. */
+  public Duration workflowCatchUpTimeout() {
+    return Duration.ofMillis(Long.parseLong(get("workflow.catch.up.timeout.ms")));
   }
 
   /** The source shards to capture, in configuration order. */

@@ -103,6 +103,9 @@ public final class DaemonConfigBuilder {
       ClusterDescriptor cluster, String keyspace, List<String> shardNames) {
     set("kafka.bootstrap.servers", cluster.kafka().bootstrap());
     set("admin.port", "0");
+    if (keyspace == null) {
+      return this; // no shard captured from the start: the workflows start the captures they need
+    }
     List<ClusterDescriptor.Server> servers = cluster.shards();
     List<String> names = shardNames == null ? List.of() : shardNames;
     if (names.isEmpty()) {

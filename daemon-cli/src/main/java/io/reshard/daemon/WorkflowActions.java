@@ -27,6 +27,10 @@ public interface WorkflowActions {
     NOT_FOUND(404),
     /** Refused: a precondition does not hold; nothing changed (409). */
     REFUSED(409),
+    /** A cutover step was aborted and rolled back: everything is as before (409). */
+    ABORTED(409),
+    /** A transient condition (another action runs on the workflow, say); try again (503). */
+    RETRY_LATER(503),
     /** This daemon cannot do that action yet (501). */
     UNSUPPORTED(501);
 
@@ -47,8 +51,14 @@ public interface WorkflowActions {
    *
    * @param outcome how it ended
    * @param message for the operator: what happened, or why not and what to do
+   * @param data the action's result as JSON-able maps and lists (a diff's report), or null
    */
-  record Result(Outcome outcome, String message) {}
+  record Result(Outcome outcome, String message, Object data) {
+    /** A result without data. */
+    public Result(Outcome outcome, String message) {
+      this(outcome, message, null);
+    }
+  }
 
   /**
    * Performs {@code action} on workflow {@code workflow}.
@@ -57,6 +67,15 @@ public interface WorkflowActions {
    * @return how it ended
    */
   Result perform(String workflow, String action, Map<String, String> params);
+
+  /**
+   * What only the process running {@code workflow} knows, added to its record in {@code GET
+   * /workflows[/NAME]}: e.g. {@code copy_done}, {@code max_lag_ms}, {@code streams}, {@code copy}.
+   * Empty by default.
+   */
+  default Map<String, Object> details(String workflow) {
+    return Map.of();
+  }
 
   /**
    * The actions of a daemon without workflow runners: {@code NOT_FOUND} for a workflow that {@code

@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -313,5 +316,40 @@ public final class ShardMapTopic {
     p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
     p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
     return p;
+  }
+
+  /**
+   * Every version of {@code keyspace}'s map in the topic, oldest first, read without a producer (so
+   * reading never fences the switcher's publisher): for {@code shardmap show|history}.
+   *
+   * @return empty if the topic or the keyspace has no map yet
+   * @throws RetriableReshardException if Kafka did not answer within the config's timeout
+   */
+  public static List<ShardMap> history(ShardMapTopicConfig config, String keyspace) {
+    TreeMap<Long, ShardMap> versions = new TreeMap<>();
+    try (Admin admin = Admin.create(adminProperties(config))) {
+      boolean exists;
+      try {
+        exists =
+            admin
+                .listTopics()
+                .names()
+                .get(config.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                .contains(config.topic());
+      } catch (ExecutionException | TimeoutException e) {
+        throw new RetriableReshardException(
+            "Kafka at " + config.bootstrapServers() + " did not list its topics: " + e, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new RetriableReshardException("interrupted while listing topics", e);
+      }
+      if (!exists) {
+        return List.of();
+      }
+      try (ShardMapTopicReader reader = new ShardMapTopicReader(config, keyspace)) {
+        reader.readToEnd(admin, config.timeout(), m -> versions.put(m.version(), m));
+      }
+    }
+    return List.copyOf(versions.values());
   }
 }

@@ -218,8 +218,18 @@ public final class WorkflowRunner implements AutoCloseable {
    * @throws CutoverAbortedException if the fence or the catch-up timed out; rolled back
    */
   public Workflow switchWrites(boolean force) throws Exception {
+    return switchWrites(force, spec.catchUpTimeout());
+  }
+
+  /**
+   * {@link #switchWrites(boolean)} waiting at most {@code catchUpTimeout} for the targets to apply
+   * G.
+   */
+  public Workflow switchWrites(boolean force, Duration catchUpTimeout) throws Exception {
     try {
-      workflow = new SwitchWritesPhase(spec, streams, engine, publisher).run(workflow, force);
+      workflow =
+          new SwitchWritesPhase(spec.withCatchUpTimeout(catchUpTimeout), streams, engine, publisher)
+              .run(workflow, force);
     } catch (CutoverAbortedException e) {
       workflow = engine.store().load(spec.name()).orElse(workflow);
       throw e;

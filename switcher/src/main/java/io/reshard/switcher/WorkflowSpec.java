@@ -38,6 +38,22 @@ public record WorkflowSpec(
     targets = List.copyOf(targets);
   }
 
+  /** This spec with another catch-up timeout (a switch's {@code --timeout}). */
+  public WorkflowSpec withCatchUpTimeout(Duration timeout) {
+    return new WorkflowSpec(
+        name,
+        keyspace,
+        vschema,
+        sources,
+        targets,
+        bootstrap,
+        topicPrefix,
+        shardMapTopic,
+        maxLag,
+        fenceLockWait,
+        timeout);
+  }
+
   /** The moved tables: every table with a primary vindex in the vschema. */
   public List<String> tables() {
     return vschema.tables().values().stream()

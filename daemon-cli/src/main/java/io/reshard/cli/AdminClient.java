@@ -1,0 +1,90 @@
+package io.reshard.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * The operator CLI's client of the daemon's admin endpoint: reads workflow records and posts
+ * actions with the bearer token. An action's call waits as long as the action runs (a switch
+ * returns when it has finished or been rolled back). Thread-safe.
+ */
+final class AdminClient {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * An answer.
+   *
+   * @param status the HTTP status
+   * @param body the JSON body
+   */
+  record Answer(int status, JsonNode body) {
+    /** The action's outcome name ({@code DONE}, {@code REFUSED}, ...), or null. */
+    String outcome() {
+      return body.path("outcome").isTextual() ? body.get("outcome").asText() : null;
+    }
+
+    /** The message or error text. */
+    String message() {
+      return body.has("message") ? body.get("message").asText() : body.path("error").asText("");
+    }
+  }
+
+  private final URI base;
+  private final String token;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+  AdminClient(URI base, String token) {
+    this.base = base;
+    this.token = token;
+  }
+
+  /** {@code GET path}. */
+  Answer get(String path) throws InterruptedException {
+    return send(
+        HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET().build());
+  }
+
+  /** {@code POST /workflows/NAME/actions/ACTION?params}; waits as long as the action runs. */
+  Answer act(String workflow, String action, Map<String, String> params)
+      throws InterruptedException {
+    StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
+    params.forEach((k, v) -> q.add(enc(k) + "=" + enc(v)));
+    URI uri = base.resolve("/workflows/" + enc(workflow) + "/actions/" + enc(action) + q);
+    return send(
+        HttpRequest.newBuilder(uri)
+            .header("Authorization", "Bearer " + token)
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build());
+  }
+
+  private Answer send(HttpRequest request) throws InterruptedException {
+    try {
+      HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+      JsonNode body = r.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(r.body());
+      return new Answer(r.statusCode(), body);
+    } catch (IOException e) {
+      throw new CommandFailure(
+          ExitCodes.RETRY_LATER,
+          "the daemon's admin endpoint "
+              + base
+              + " does not answer ("
+              + e.getMessage()
+              + "); is the daemon running?");
+    }
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}

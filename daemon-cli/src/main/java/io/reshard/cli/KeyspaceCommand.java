@@ -1,0 +1,218 @@
+package io.reshard.cli;
+
+import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.router.KeyRange;
+import io.reshard.router.KeyRangePartition;
+import io.reshard.router.ReshardSchema;
+import io.reshard.router.ShardAssignment;
+import io.reshard.router.ShardMap;
+import io.reshard.router.ShardMapPublisher;
+import io.reshard.router.ShardMapTopic;
+import io.reshard.router.ShardMapTopicConfig;
+import io.reshard.router.VSchema;
+import io.reshard.switcher.ShardServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code reshard keyspace init}: version 1 of a keyspace's shard map for shards holding data. */
+@Command(
+    name = "keyspace",
+    mixinStandardHelpOptions = true,
+    description = "Keyspace commands.",
+    subcommands = {KeyspaceCommand.Init.class})
+final class KeyspaceCommand {
+
+  /** {@code keyspace init}. */
+  @Command(
+      name = "init",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Publish version 1 of a keyspace's shard map for shards that already hold its data:"
+            + " creates the _reshard tables and each shard's fence row (epoch 1, writable) on its"
+            + " server, then publishes the map. Refused if the keyspace has a map already.",
+        "With --cluster DIR the shards are the cluster's shard servers in order (or --servers);"
+            + " the keyspace is the database of that name on each. With --config FILE each shard's"
+            + " server is its shards[] entry (keyspace, shard).",
+        "Shard names that begin with '-' are written --shards=-80,80- (a single shard: --shards=-)."
+      })
+  static final class Init implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Mixin ClusterTarget target;
+
+    @Option(names = "--keyspace", required = true, description = "The keyspace (database) name.")
+    String keyspace;
+
+    @Option(names = "--vschema", required = true, description = "The keyspace's vschema (JSON).")
+    Path vschemaFile;
+
+    @Option(
+        names = "--shards",
+        required = true,
+        split = ",",
+        description = "The shards, covering the whole key range: --shards=-40,40-80,80-c0,c0-")
+    List<String> shards;
+
+    @Option(
+        names = "--servers",
+        split = ",",
+        description =
+            "With --cluster: the servers of the shards, in order (default: the shard servers).")
+    List<String> servers;
+
+    @Override
+    public Integer call() throws Exception {
+      VSchema vschema = readVSchema();
+      List<KeyRange> ranges = parseShards();
+      List<ShardServer> placed = place(ranges);
+      ShardMapTopicConfig topic =
+          ShardMapTopicConfig.builder()
+              .bootstrapServers(target.bootstrap())
+              .topic(target.shardmapsTopic())
+              .build();
+      List<ShardMap> existing = ShardMapTopic.history(topic, keyspace);
+      if (!existing.isEmpty()) {
+        throw new CommandFailure(
+            ExitCodes.REFUSED,
+            "keyspace "
+                + keyspace
+                + " has a shard map already (version "
+                + existing.get(existing.size() - 1).version()
+                + "); see `reshard shardmap show --keyspace "
+                + keyspace
+                + "`");
+      }
+      List<String> missing = new ArrayList<>();
+      for (ShardServer s : placed) {
+        if (!databaseExists(s)) {
+          missing.add(s.endpointRef() + " (shard " + s.shard() + ")");
+        }
+      }
+      if (!missing.isEmpty()) {
+        throw new CommandFailure(
+            ExitCodes.REFUSED,
+            "the keyspace database "
+                + keyspace
+                + " does not exist on "
+                + String.join(", ", missing)
+                + "; create it (with its data) first. Nothing was written");
+      }
+      List<ShardAssignment> assignments = new ArrayList<>();
+      for (ShardServer s : placed) {
+        try (Connection c = connect(s)) {
+          ReshardSchema.create(c);
+          ReshardSchema.setFence(c, keyspace, s.shard(), 1, true);
+        }
+        assignments.add(new ShardAssignment(s.range(), s.endpointRef(), true, true));
+      }
+      ShardMap v1 = ShardMap.first(keyspace, vschema, assignments);
+      try (ShardMapPublisher p = ShardMapPublisher.open(topic, keyspace)) {
+        p.publish(v1);
+      }
+      print(v1, placed);
+      return ExitCodes.OK;
+    }
+
+    private void print(ShardMap v1, List<ShardServer> placed) throws IOException {
+      PrintWriter out = spec.commandLine().getOut();
+      if (target.json()) {
+        out.println(v1.toJson());
+      } else {
+        out.println("keyspace " + keyspace + ": shard map version 1 published");
+        for (ShardServer s : placed) {
+          out.printf("  %-8s on %-22s epoch 1, reads and writes%n", s.shard(), s.endpointRef());
+        }
+      }
+      out.flush();
+    }
+
+    private VSchema readVSchema() {
+      try {
+        return VSchema.parse(Files.readString(vschemaFile, StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--vschema: cannot read " + vschemaFile + ": " + e.getMessage());
+      } catch (RuntimeException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--vschema " + vschemaFile + ": " + e.getMessage());
+      }
+    }
+
+    private List<KeyRange> parseShards() {
+      try {
+        List<KeyRange> ranges = shards.stream().map(String::strip).map(KeyRange::parse).toList();
+        KeyRangePartition.of(ranges); // must cover the whole range without overlap
+        return ranges;
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--shards " + String.join(",", shards) + ": " + e.getMessage());
+      }
+    }
+
+    private List<ShardServer> place(List<KeyRange> ranges) {
+      List<ShardServer> placed = new ArrayList<>();
+      var directory = target.servers();
+      if (target.clusterDir() != null) {
+        ClusterDescriptor c = target.cluster();
+        List<String> names =
+            servers != null
+                ? servers
+                : c.shards().stream().map(ClusterDescriptor.Server::name).toList();
+        if (names.size() < ranges.size()) {
+          throw new CommandLine.ParameterException(
+              spec.commandLine(),
+              ranges.size()
+                  + " shards but only "
+                  + names.size()
+                  + " servers "
+                  + names
+                  + "; name more with --servers");
+        }
+        for (int i = 0; i < ranges.size(); i++) {
+          placed.add(directory.server(names.get(i), ranges.get(i).name()));
+        }
+      } else {
+        for (KeyRange r : ranges) {
+          String name =
+              directory.defaultTargets(keyspace, List.of(r.name()), java.util.Set.of()).get(0);
+          placed.add(directory.server(name, r.name()));
+        }
+      }
+      return placed;
+    }
+
+    private boolean databaseExists(ShardServer s) throws SQLException {
+      try (Connection c = connect(s);
+          Statement st = c.createStatement();
+          ResultSet rs =
+              st.executeQuery(
+                  "SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '"
+                      + keyspace.replace("'", "''")
+                      + "'")) {
+        return rs.next();
+      }
+    }
+
+    private static Connection connect(ShardServer s) throws SQLException {
+      return DriverManager.getConnection(s.endpoint().url(), s.user(), s.password());
+    }
+  }
+
+  private KeyspaceCommand() {}
+}

@@ -1,0 +1,68 @@
+package io.reshard.cli;
+
+import java.io.PrintWriter;
+
+/**
+ * Progress of a long step on standard error: a bar redrawn in place on a terminal ({@code [##### ]
+ * 42% 84,000/200,000 rows ...}), a plain line every few seconds otherwise (logs, CI, pipes). Not
+ * thread-safe: one thread draws.
+ */
+final class ProgressBar {
+  private static final int WIDTH = 30;
+  private static final long PLAIN_EVERY_NANOS = 5_000_000_000L;
+
+  private final PrintWriter err;
+  private final boolean terminal;
+  private long lastPlain;
+  private boolean drawn;
+
+  ProgressBar(PrintWriter err, boolean terminal) {
+    this.err = err;
+    this.terminal = terminal;
+  }
+
+  /** True if standard error is most likely an interactive terminal. */
+  static boolean onTerminal() {
+    String term = System.getenv("TERM");
+    return System.console() != null && term != null && !term.equals("dumb");
+  }
+
+  /**
+   * Shows {@code done} of {@code total} (total 0 or less: unknown) for {@code label}, with {@code
+   * extra} text after it.
+   */
+  void show(String label, long done, long total, String extra) {
+    String counts = total > 0 ? String.format("%,d/%,d", done, total) : String.format("%,d", done);
+    if (terminal) {
+      int pct = total > 0 ? (int) Math.min(100, done * 100 / total) : 0;
+      int filled = total > 0 ? pct * WIDTH / 100 : 0;
+      err.print(
+          "\r"
+              + label
+              + " ["
+              + "#".repeat(filled)
+              + " ".repeat(WIDTH - filled)
+              + "] "
+              + (total > 0 ? pct + "% " : "")
+              + counts
+              + " "
+              + extra
+              + "\u001b[K");
+      drawn = true;
+      err.flush();
+    } else if (System.nanoTime() - lastPlain >= PLAIN_EVERY_NANOS) {
+      lastPlain = System.nanoTime();
+      err.println(label + ": " + counts + " " + extra);
+      err.flush();
+    }
+  }
+
+  /** Ends the bar's line. */
+  void finish() {
+    if (drawn) {
+      err.println();
+      err.flush();
+      drawn = false;
+    }
+  }
+}

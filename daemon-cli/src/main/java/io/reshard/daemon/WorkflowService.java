@@ -1,0 +1,658 @@
+package io.reshard.daemon;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.reshard.copier.CopierConfig;
+import io.reshard.copier.CopyProgress;
+import io.reshard.differ.DiffReport;
+import io.reshard.differ.TableDiff;
+import io.reshard.router.KeyRange;
+import io.reshard.router.RetriableReshardException;
+import io.reshard.router.Shard;
+import io.reshard.router.ShardMap;
+import io.reshard.router.ShardMapPublisher;
+import io.reshard.router.ShardMapTopicConfig;
+import io.reshard.switcher.CaptureRegistry;
+import io.reshard.switcher.CutoverAbortedException;
+import io.reshard.switcher.IllegalTransitionException;
+import io.reshard.switcher.ShardServer;
+import io.reshard.switcher.SwitchRefusedException;
+import io.reshard.switcher.Workflow;
+import io.reshard.switcher.WorkflowEngine;
+import io.reshard.switcher.WorkflowRunner;
+import io.reshard.switcher.WorkflowSpec;
+import io.reshard.switcher.WorkflowState;
+import io.reshard.switcher.WorkflowStatus;
+import io.reshard.switcher.WorkflowStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's workflow runners (DESIGN 5): hosts a {@link WorkflowRunner} per active workflow,
+ * takes up every stored workflow at start ({@link WorkflowRunner#resume}, then the copy if it is
+ * unfinished), runs each copy on a thread of its own, and performs the operator's actions ({@link
+ * WorkflowActions}): {@code create}, {@code diff}, {@code switch-reads}, {@code switch-writes},
+ * {@code reverse-traffic}, {@code complete}, {@code cancel}. An action returns when its step has
+ * finished or been rolled back; one action at a time per workflow (another one answers {@code
+ * RETRY_LATER}). Thread-safe.
+ */
+public final class WorkflowService implements DaemonService, WorkflowActions {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkflowService.class);
+
+  /** The actions {@link #perform} knows. */
+  public static final List<String> ACTIONS =
+      List.of(
+          "create",
+          "diff",
+          "switch-reads",
+          "switch-writes",
+          "reverse-traffic",
+          "complete",
+          "cancel");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final DaemonConfig config;
+  private final ServerDirectory servers;
+  private final WorkflowStore store;
+  private final WorkflowEngine engine;
+  private final CaptureRegistry captures;
+  private final Map<String, ShardMapPublisher> publishers = new HashMap<>();
+  private final Map<String, Hosted> hosted = new ConcurrentHashMap<>();
+  private volatile String state = "NEW";
+  private volatile String detail;
+  private Thread resumer;
+
+  /** A running workflow: its runner, the lock its actions take, and its copy thread. */
+  private static final class Hosted {
+    final WorkflowRunner runner;
+    final ReentrantLock lock = new ReentrantLock();
+    volatile Thread copy;
+    volatile String copyError;
+
+    Hosted(WorkflowRunner runner) {
+      this.runner = runner;
+    }
+  }
+
+  /**
+   * @param config the daemon's configuration (Kafka, topics, the {@code workflow.*} limits)
+   * @param servers where shards may live
+   * @param store the workflow records
+   * @param captures the daemon's captures, shared by its workflows
+   */
+  public WorkflowService(
+      DaemonConfig config, ServerDirectory servers, WorkflowStore store, CaptureRegistry captures) {
+    this.config = config;
+    this.servers = servers;
+    this.store = store;
+    this.engine = new WorkflowEngine(store, Clock.systemUTC());
+    this.captures = captures;
+  }
+
+  @Override
+  public String name() {
+    return "workflows";
+  }
+
+  /** Takes up the stored workflows on a thread of its own: Kafka may take a while to answer. */
+  @Override
+  public synchronized void start() {
+    state = "STARTING";
+    resumer = new Thread(this::resumeAll, "workflow-resume");
+    resumer.setDaemon(true);
+    resumer.start();
+  }
+
+  private void resumeAll() {
+    List<String> failed = new ArrayList<>();
+    try {
+      for (Workflow w : store.list()) {
+        if (w.state().isTerminal()) {
+          continue;
+        }
+        try {
+          resume(w);
+        } catch (Exception e) {
+          LOG.error("workflow {} could not be taken up: {}", w.name(), e.toString(), e);
+          failed.add(w.name() + ": " + e.getMessage());
+          engine.update(w.withError("not taken up after a restart: " + e, Instant.now()));
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.error("reading the stored workflows failed: {}", e.toString(), e);
+      failed.add("reading the stored workflows: " + e.getMessage());
+    }
+    detail = failed.isEmpty() ? null : String.join("; ", failed);
+    state = failed.isEmpty() ? "RUNNING" : "FAILED";
+    LOG.info("workflows taken up: {}", hosted.keySet());
+  }
+
+  private void resume(Workflow w) throws Exception {
+    Hosted h = host(spec(w, w.servers()));
+    h.lock.lock();
+    try {
+      Workflow now = h.runner.resume(w);
+      LOG.info("workflow {} taken up in state {}", w.name(), now.state());
+      if (now.state() == WorkflowState.CREATED || now.state() == WorkflowState.COPYING) {
+        startCopy(h);
+      }
+    } finally {
+      h.lock.unlock();
+    }
+  }
+
+  @Override
+  public void stop() {
+    synchronized (this) {
+      state = "STOPPING";
+      if (resumer != null) {
+        resumer.interrupt();
+      }
+    }
+    for (Hosted h : hosted.values()) {
+      stopCopy(h);
+      try {
+        h.runner.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    hosted.clear();
+    synchronized (publishers) {
+      publishers.values().forEach(ShardMapPublisher::close);
+      publishers.clear();
+    }
+    try {
+      captures.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    state = "STOPPED";
+  }
+
+  @Override
+  public String state() {
+    return state;
+  }
+
+  @Override
+  public String detail() {
+    return detail;
+  }
+
+  @Override
+  public Result perform(String name, String action, Map<String, String> params) {
+    try {
+      awaitTakenUp();
+      if (action.equals("create")) {
+        return create(name, params);
+      }
+      if (!ACTIONS.contains(action)) {
+        return new Result(
+            Outcome.BAD_REQUEST, "no action " + action + "; the actions are " + ACTIONS);
+      }
+      Hosted h = hosted.get(name);
+      if (h == null) {
+        return store
+            .load(name)
+            .map(
+                w ->
+                    new Result(
+                        Outcome.REFUSED,
+                        "workflow "
+                            + name
+                            + " is "
+                            + w.state()
+                            + (w.state().isTerminal()
+                                ? "; nothing more can be done with it"
+                                : "; this daemon has not taken it up: "
+                                    + Optional.ofNullable(w.lastError()).orElse("see its log"))))
+            .orElseGet(() -> new Result(Outcome.NOT_FOUND, "no workflow named " + name));
+      }
+      if (!h.lock.tryLock()) {
+        return new Result(
+            Outcome.RETRY_LATER,
+            "another action is running on workflow " + name + "; try again when it has finished");
+      }
+      try {
+        return act(h, action, params);
+      } finally {
+        h.lock.unlock();
+      }
+    } catch (SwitchRefusedException | IllegalTransitionException e) {
+      return new Result(Outcome.REFUSED, e.getMessage());
+    } catch (CutoverAbortedException e) {
+      return new Result(Outcome.ABORTED, e.getMessage());
+    } catch (RetriableReshardException e) {
+      return new Result(Outcome.RETRY_LATER, e.getMessage());
+    } catch (IllegalArgumentException e) {
+      return new Result(Outcome.BAD_REQUEST, e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Result(Outcome.RETRY_LATER, "the daemon is stopping");
+    } catch (Exception e) {
+      LOG.error("workflow {} action {} failed: {}", name, action, e.toString(), e);
+      return new Result(Outcome.REFUSED, action + " failed: " + e.getMessage());
+    }
+  }
+
+  /** Actions wait until the stored workflows have been taken up after a start. */
+  private void awaitTakenUp() throws InterruptedException {
+    Thread r;
+    synchronized (this) {
+      r = resumer;
+    }
+    if (r != null && r != Thread.currentThread()) {
+      r.join(TimeUnit.MINUTES.toMillis(5));
+    }
+  }
+
+  private Result act(Hosted h, String action, Map<String, String> p) throws Exception {
+    WorkflowRunner r = h.runner;
+    String name = r.spec().name();
+    return switch (action) {
+      case "diff" -> diff(h);
+      case "switch-reads" -> {
+        r.switchReads();
+        yield new Result(Outcome.DONE, "workflow " + name + ": reads served by the targets");
+      }
+      case "switch-writes" -> switchWrites(r, p);
+      case "reverse-traffic" -> {
+        r.reverseTraffic();
+        yield new Result(
+            Outcome.DONE,
+            "workflow "
+                + name
+                + ": writes and reads back on "
+                + r.workflow().sources()
+                + "; forward streams run again (run a diff before switching again)");
+      }
+      case "complete" -> {
+        r.complete(Boolean.parseBoolean(p.getOrDefault("drop_source_data", "false")));
+        hosted.remove(name);
+        r.close();
+        yield new Result(
+            Outcome.DONE,
+            "workflow " + name + " completed: " + r.workflow().sources() + " retired");
+      }
+      case "cancel" -> {
+        stopCopy(h);
+        r.cancel();
+        hosted.remove(name);
+        r.close();
+        yield new Result(Outcome.DONE, "workflow " + name + " cancelled: the targets were emptied");
+      }
+      default -> throw new IllegalArgumentException("no action " + action);
+    };
+  }
+
+  private Result switchWrites(WorkflowRunner r, Map<String, String> p) throws Exception {
+    boolean force = Boolean.parseBoolean(p.getOrDefault("force", "false"));
+    Duration timeout =
+        p.containsKey("timeout_ms")
+            ? Duration.ofMillis(positive(p.get("timeout_ms"), "timeout_ms"))
+            : r.spec().catchUpTimeout();
+    if (Boolean.parseBoolean(p.getOrDefault("dry_run", "false"))) {
+      List<String> plan = r.switchWritesPlan(force);
+      return new Result(
+          Outcome.DONE,
+          "dry run: the switch would\n  " + String.join("\n  ", plan),
+          Map.of("dry_run", true, "steps", plan));
+    }
+    long t0 = System.nanoTime();
+    r.switchWrites(force, timeout);
+    return new Result(
+        Outcome.DONE,
+        "workflow "
+            + r.spec().name()
+            + ": writes served by "
+            + r.workflow().targets()
+            + " (switched in "
+            + (System.nanoTime() - t0) / 1_000_000
+            + " ms)");
+  }
+
+  private Result diff(Hosted h) throws Exception {
+    WorkflowState s = h.runner.workflow().state();
+    if (s == WorkflowState.CREATED || s == WorkflowState.COPYING) {
+      throw new SwitchRefusedException(
+          "diff refused for workflow "
+              + h.runner.spec().name()
+              + ": it is "
+              + s
+              + "; a diff runs once the copy is done");
+    }
+    List<DiffReport> reports = h.runner.diff();
+    Map<String, Object> data = diffJson(reports);
+    boolean clean = (boolean) data.get("clean");
+    return new Result(
+        Outcome.DONE,
+        "workflow "
+            + h.runner.spec().name()
+            + ": diff "
+            + (clean ? "clean" : "found differences")
+            + "\n"
+            + String.join("\n", reports.stream().map(DiffReport::toTable).toList()),
+        data);
+  }
+
+  /** {@code {clean, tables: [per table over all targets], targets: [each report]}}. */
+  static Map<String, Object> diffJson(List<DiffReport> reports) {
+    Map<String, long[]> sums = new LinkedHashMap<>();
+    List<Object> targets = new ArrayList<>();
+    for (DiffReport r : reports) {
+      for (TableDiff t : r.tables()) {
+        long[] a = sums.computeIfAbsent(t.table(), k -> new long[5]);
+        a[0] += t.compared();
+        a[1] += t.matching();
+        a[2] += t.mismatched();
+        a[3] += t.extraSource();
+        a[4] += t.extraTarget();
+      }
+      targets.add(parse(r.toJson()));
+    }
+    List<Object> tables = new ArrayList<>();
+    sums.forEach(
+        (table, a) -> {
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("table", table);
+          m.put("compared", a[0]);
+          m.put("matching", a[1]);
+          m.put("mismatched", a[2]);
+          m.put("extra_source", a[3]);
+          m.put("extra_target", a[4]);
+          tables.add(m);
+        });
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("clean", reports.stream().allMatch(DiffReport::isClean));
+    data.put("tables", tables);
+    data.put("targets", targets);
+    return data;
+  }
+
+  private Result create(String name, Map<String, String> p) throws Exception {
+    if (!name.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")) {
+      throw new IllegalArgumentException(
+          "workflow name " + name + ": use letters, digits, '.', '_' and '-' (at most 64)");
+    }
+    if (store.load(name).isPresent()) {
+      throw new SwitchRefusedException(
+          "a workflow named " + name + " exists already; choose another name");
+    }
+    String keyspace = required(p, "keyspace");
+    String source = required(p, "source").toLowerCase(Locale.ROOT);
+    List<String> targets =
+        List.of(required(p, "targets").toLowerCase(Locale.ROOT).split(",")).stream()
+            .map(String::strip)
+            .toList();
+    targets.forEach(KeyRange::parse);
+    Optional<ShardMap> newest = publisher(keyspace).newest();
+    if (newest.isEmpty()) {
+      synchronized (publishers) {
+        publishers.remove(keyspace).close(); // keyspace init must be able to publish version 1
+      }
+      throw new SwitchRefusedException(
+          "keyspace " + keyspace + " has no shard map; run `reshard keyspace init` first");
+    }
+    ShardMap map = newest.get();
+    Shard from =
+        map.shard(KeyRange.parse(source))
+            .orElseThrow(
+                () ->
+                    new SwitchRefusedException(
+                        "keyspace "
+                            + keyspace
+                            + " has no shard "
+                            + source
+                            + "; its shards are "
+                            + map.shards().stream().map(Shard::name).toList()));
+    List<String> targetServers =
+        p.containsKey("target_servers")
+            ? List.of(p.get("target_servers").split(",")).stream().map(String::strip).toList()
+            : servers.defaultTargets(keyspace, targets, serversInUse(map));
+    if (targetServers.size() != targets.size()) {
+      throw new IllegalArgumentException(
+          targets.size() + " targets but " + targetServers.size() + " target servers");
+    }
+    Map<String, String> refs = new LinkedHashMap<>();
+    refs.put(source, from.endpoint());
+    for (int i = 0; i < targets.size(); i++) {
+      if (!servers.knows(targetServers.get(i))) {
+        throw new IllegalArgumentException(
+            "target server " + targetServers.get(i) + " is not known to this daemon");
+      }
+      refs.put(targets.get(i), targetServers.get(i));
+    }
+    WorkflowSpec spec =
+        spec(Workflow.create(name, keyspace, List.of(source), targets, null, Instant.now()), refs);
+    Hosted h = new Hosted(new WorkflowRunner(spec, engine, publisher(keyspace), captures));
+    h.lock.lock();
+    try {
+      try {
+        h.runner.create();
+      } catch (Exception e) {
+        h.runner.close();
+        throw e;
+      }
+      hosted.put(name, h);
+      startCopy(h);
+    } finally {
+      h.lock.unlock();
+    }
+    return new Result(
+        Outcome.DONE,
+        "workflow "
+            + name
+            + " created: "
+            + source
+            + " -> "
+            + targets
+            + " on "
+            + targetServers
+            + "; P0 "
+            + h.runner.workflow().p0()
+            + "; the copy runs");
+  }
+
+  private Set<String> serversInUse(ShardMap map) {
+    Set<String> used = new HashSet<>();
+    map.shards().forEach(s -> used.add(s.endpoint()));
+    for (Workflow w : store.list()) {
+      if (!w.state().isTerminal() || w.state() == WorkflowState.COMPLETED) {
+        used.addAll(w.servers().values());
+      }
+    }
+    return used;
+  }
+
+  private Hosted host(WorkflowSpec spec) {
+    Hosted h = new Hosted(new WorkflowRunner(spec, engine, publisher(spec.keyspace()), captures));
+    hosted.put(spec.name(), h);
+    return h;
+  }
+
+  private void startCopy(Hosted h) {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                h.runner.copy(CopierConfig.defaults());
+                LOG.info("workflow {}: copy done", h.runner.spec().name());
+              } catch (InterruptedException e) {
+                LOG.info("workflow {}: copy interrupted", h.runner.spec().name());
+              } catch (Exception e) {
+                h.copyError = e.getMessage();
+                LOG.error("workflow {}: copy failed: {}", h.runner.spec().name(), e.toString(), e);
+                Workflow w = h.runner.workflow();
+                engine.update(w.withError("copy failed: " + e.getMessage(), Instant.now()));
+              }
+            },
+            "copy-" + h.runner.spec().name());
+    t.setDaemon(true);
+    h.copy = t;
+    t.start();
+  }
+
+  private static void stopCopy(Hosted h) {
+    Thread t = h.copy;
+    if (t != null && t.isAlive()) {
+      t.interrupt();
+      try {
+        t.join(30_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private WorkflowSpec spec(Workflow w, Map<String, String> refs) {
+    ShardMap map =
+        publisher(w.keyspace())
+            .newest()
+            .orElseThrow(
+                () -> new SwitchRefusedException("keyspace " + w.keyspace() + " has no shard map"));
+    List<ShardServer> sources = new ArrayList<>();
+    for (String s : w.sources()) {
+      sources.add(servers.server(ref(refs, s, w), s));
+    }
+    List<ShardServer> targets = new ArrayList<>();
+    for (String t : w.targets()) {
+      targets.add(servers.server(ref(refs, t, w), t));
+    }
+    return new WorkflowSpec(
+        w.name(),
+        w.keyspace(),
+        map.vschema(),
+        sources,
+        targets,
+        config.bootstrapServers(),
+        config.topicPrefix(),
+        config.shardmapsTopic(),
+        config.workflowMaxLag(),
+        config.workflowFenceLockWait(),
+        config.workflowCatchUpTimeout());
+  }
+
+  private static String ref(Map<String, String> refs, String shard, Workflow w) {
+    String r = refs.get(shard);
+    if (r == null) {
+      throw new IllegalArgumentException(
+          "workflow " + w.name() + " does not record the server of shard " + shard);
+    }
+    return r;
+  }
+
+  private ShardMapPublisher publisher(String keyspace) {
+    synchronized (publishers) {
+      return publishers.computeIfAbsent(
+          keyspace,
+          k ->
+              ShardMapPublisher.open(
+                  ShardMapTopicConfig.builder()
+                      .bootstrapServers(config.bootstrapServers())
+                      .topic(config.shardmapsTopic())
+                      .build(),
+                  k));
+    }
+  }
+
+  @Override
+  public Map<String, Object> details(String workflow) {
+    Hosted h = hosted.get(workflow);
+    Map<String, Object> m = new LinkedHashMap<>();
+    Optional<Workflow> stored = h == null ? Optional.empty() : Optional.of(h.runner.workflow());
+    if (h == null) {
+      m.put("hosted", false);
+      return m;
+    }
+    WorkflowStatus s = h.runner.status();
+    m.put("hosted", true);
+    m.put("copy_done", s.copyDone());
+    m.put("max_lag_ms", s.maxLagMillis());
+    List<Object> streams = new ArrayList<>();
+    for (WorkflowStatus.Stream st : s.streams()) {
+      Map<String, Object> one = new LinkedHashMap<>();
+      one.put("direction", st.direction());
+      one.put("source", String.join(",", st.sources()));
+      one.put("target", st.target());
+      one.put("state", st.state());
+      one.put("position", st.positions());
+      one.put("lag_ms", st.lagMillis());
+      one.put("last_error", st.lastError());
+      streams.add(one);
+    }
+    m.put("streams", streams);
+    if (s.copy() != null) {
+      m.put("copy", copyJson(s.copy()));
+    }
+    m.put("diff_running", s.diff());
+    if (h.copyError != null) {
+      m.put("copy_error", h.copyError);
+    }
+    stored.ifPresent(w -> m.put("generation", w.generation()));
+    return m;
+  }
+
+  private static Map<String, Object> copyJson(CopyProgress p) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("rows_copied", p.rowsCopied());
+    m.put("estimated_rows", p.estimatedRows());
+    m.put("rows_per_s", Math.round(p.rowsPerSecond()));
+    m.put("eta_s", p.eta().map(Duration::toSeconds).orElse(null));
+    m.put("done", p.done());
+    List<Object> tables = new ArrayList<>();
+    for (CopyProgress.TableProgress t : p.tables()) {
+      Map<String, Object> one = new LinkedHashMap<>();
+      one.put("table", t.table());
+      one.put("state", t.state().name());
+      one.put("rows_copied", t.rowsCopied());
+      one.put("estimated_rows", t.estimatedRows());
+      tables.add(one);
+    }
+    m.put("tables", tables);
+    return m;
+  }
+
+  private static Object parse(String json) {
+    try {
+      return JSON.readValue(json, Object.class);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("a report's own JSON always parses", e);
+    }
+  }
+
+  private static String required(Map<String, String> p, String key) {
+    String v = p.get(key);
+    if (v == null || v.isBlank()) {
+      throw new IllegalArgumentException("parameter " + key + " is required");
+    }
+    return v.strip();
+  }
+
+  private static long positive(String v, String key) {
+    try {
+      long n = Long.parseLong(v);
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(key + " must be a positive number, got " + v);
+  }
+}
