@@ -196,21 +196,31 @@ class ReshardLauncherIT {
   }
 
   static Run reshard(String... args) throws Exception {
+    return reshardWithEnv(java.util.Map.of(), args);
+  }
+
+  /** Runs the launcher with {@code env} added to its environment (a failpoint, say). */
+  static Run reshardWithEnv(java.util.Map<String, String> env, String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(REPO.resolve("reshard").toString());
     cmd.addAll(List.of(args));
     Path out = Files.createTempFile("reshard-out", ".txt");
     Path err = Files.createTempFile("reshard-err", ".txt");
-    Process p =
+    ProcessBuilder b =
         new ProcessBuilder(cmd)
             .directory(REPO.toFile())
             .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
+            .redirectError(err.toFile());
+    b.environment().putAll(env);
+    Process p = b.start();
     assertTrue(p.waitFor(5, TimeUnit.MINUTES), "reshard " + String.join(" ", args) + " timed out");
-    return new Run(
-        p.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    Run run =
+        new Run(
+            p.exitValue(),
+            Files.readString(out, StandardCharsets.UTF_8),
+            Files.readString(err, StandardCharsets.UTF_8));
+    Files.deleteIfExists(out);
+    Files.deleteIfExists(err);
+    return run;
   }
 }

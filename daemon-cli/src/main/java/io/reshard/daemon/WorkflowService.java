@@ -143,16 +143,19 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   }
 
   private void resume(Workflow w) throws Exception {
-    Hosted h = host(spec(w, w.servers()));
-    h.lock.lock();
+    WorkflowSpec spec = spec(w, w.servers());
+    Hosted h = new Hosted(new WorkflowRunner(spec, engine, publisher(spec.keyspace()), captures));
+    Workflow now;
     try {
-      Workflow now = h.runner.resume(w);
-      LOG.info("workflow {} taken up in state {}", w.name(), now.state());
-      if (now.state() == WorkflowState.CREATED || now.state() == WorkflowState.COPYING) {
-        startCopy(h);
-      }
-    } finally {
-      h.lock.unlock();
+      now = h.runner.resume(w);
+    } catch (Exception e) {
+      h.runner.close();
+      throw e;
+    }
+    LOG.info("workflow {} taken up in state {}", w.name(), now.state());
+    hosted.put(w.name(), h); // visible (and open to actions) once taken up
+    if (now.state() == WorkflowState.CREATED || now.state() == WorkflowState.COPYING) {
+      startCopy(h);
     }
   }
 
@@ -424,7 +427,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     List<String> targetServers =
         p.containsKey("target_servers")
             ? List.of(p.get("target_servers").split(",")).stream().map(String::strip).toList()
-            : servers.defaultTargets(keyspace, targets, serversInUse(map));
+            : servers.defaultTargets(keyspace, targets, serversInUse(keyspace, map));
     if (targetServers.size() != targets.size()) {
       throw new IllegalArgumentException(
           targets.size() + " targets but " + targetServers.size() + " target servers");
@@ -469,21 +472,16 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             + "; the copy runs");
   }
 
-  private Set<String> serversInUse(ShardMap map) {
+  /** The servers that hold a shard of {@code keyspace} now or in one of its workflows. */
+  private Set<String> serversInUse(String keyspace, ShardMap map) {
     Set<String> used = new HashSet<>();
     map.shards().forEach(s -> used.add(s.endpoint()));
     for (Workflow w : store.list()) {
-      if (!w.state().isTerminal() || w.state() == WorkflowState.COMPLETED) {
+      if (w.keyspace().equals(keyspace) && w.state() != WorkflowState.CANCELLED) {
         used.addAll(w.servers().values());
       }
     }
     return used;
-  }
-
-  private Hosted host(WorkflowSpec spec) {
-    Hosted h = new Hosted(new WorkflowRunner(spec, engine, publisher(spec.keyspace()), captures));
-    hosted.put(spec.name(), h);
-    return h;
   }
 
   private void startCopy(Hosted h) {

@@ -103,7 +103,7 @@ final class ReverseTrafficPhase {
     Failpoints.reach("reverse:published");
     streams.freeze(streams.reverse());
     return engine.transition(
-        w.withDiff(false, w.updatedAt())
+        w.withoutDiff(w.updatedAt())
             .withError(null, w.updatedAt())
             .withReversePosition(null, w.updatedAt()),
         WorkflowState.RUNNING,

@@ -230,7 +230,7 @@ final class SwitchWritesPhase {
     if (!force && !Boolean.TRUE.equals(w.lastDiffClean())) {
       reasons.add(
           w.lastDiffClean() == null
-              ? "no diff has run (run one, or use --force)"
+              ? "no diff has run since the copy or the last reverse traffic (run one, or use --force)"
               : "the last diff found differences (fix them, or use --force)");
     }
     if (!reasons.isEmpty()) {

@@ -135,6 +135,11 @@ public record Workflow(
     return copy(state, journalPosition, clean, lastError, now, reverseStart, reversePosition);
   }
 
+  /** This workflow with no diff recorded: the data moved since the last one. */
+  public Workflow withoutDiff(Instant now) {
+    return copy(state, journalPosition, null, lastError, now, reverseStart, reversePosition);
+  }
+
   /** This workflow with an error recorded, or cleared with null. */
   public Workflow withError(String error, Instant now) {
     return copy(state, journalPosition, lastDiffClean, error, now, reverseStart, reversePosition);
