@@ -362,7 +362,6 @@ class WorkflowCliIT {
       CompletableFuture<Void> writer = CompletableFuture.runAsync(inserter::run);
       try {
         // 1: halted right after the record is stored, before the streams start
-        reshard("daemon", "stop", "--cluster", dir.toString());
         startDaemon(Map.of("RESHARD_FAILPOINT", "state:CREATED"));
         Run unknown =
             cli(
@@ -507,7 +506,11 @@ class WorkflowCliIT {
     }
   }
 
+  /** Starts the cluster's daemon (stopping one that runs), with {@code env} (a failpoint). */
   private void startDaemon(Map<String, String> env) throws Exception {
+    if (ClusterDaemon.running(dir).isPresent()) {
+      reshard("daemon", "stop", "--cluster", dir.toString());
+    }
     Run r =
         reshardWithEnv(
             env,

@@ -580,6 +580,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     }
     WorkflowStatus s = h.runner.status();
     m.put("hosted", true);
+    // the runner's record is never older than the one read from the topic just before
+    m.put("state", s.workflow().state().name());
     m.put("copy_done", s.copyDone());
     m.put("max_lag_ms", s.maxLagMillis());
     List<Object> streams = new ArrayList<>();

@@ -1,0 +1,166 @@
+package io.reshard.system;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.copier.CopierConfig;
+import io.reshard.router.KeyRange;
+import io.reshard.router.ReshardSchema;
+import io.reshard.router.ShardAssignment;
+import io.reshard.router.ShardMap;
+import io.reshard.router.ShardMapPublisher;
+import io.reshard.router.ShardMapTopicConfig;
+import io.reshard.router.VSchema;
+import io.reshard.switcher.CutoverAbortedException;
+import io.reshard.switcher.KafkaWorkflowStore;
+import io.reshard.switcher.SwitchRefusedException;
+import io.reshard.switcher.WorkflowEngine;
+import io.reshard.switcher.WorkflowRunner;
+import io.reshard.switcher.WorkflowSpec;
+import io.reshard.switcher.WorkflowState;
+import io.reshard.testkit.LocalClusterExtension;
+import io.reshard.testkit.TestCluster;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The write switch's refusals and rollback that need a stream held back on purpose: a target server
+ * locked with {@code FLUSH TABLES WITH READ LOCK} stops its applier, so the lag grows past the
+ * limit (the switch is refused, nothing changes), and a switch started while it is held times out
+ * waiting for G (the source is writable again, the map unchanged, the workflow resumable).
+ */
+@ExtendWith(LocalClusterExtension.class)
+class SwitchRefusalsIT {
+
+  @Test
+  void lagAboveTheLimitRefusesAndACatchUpTimeoutRollsBack(TestCluster cluster) throws Exception {
+    String ks = cluster.database();
+    VSchema vschema = VSchema.parse(SplitLifecycleIT.VSCHEMA);
+    List<ShardAssignment> v1 = new ArrayList<>();
+    for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
+      cluster.execute(
+          s,
+          "CREATE TABLE IF NOT EXISTS messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL,"
+              + " body VARCHAR(100)) ENGINE=InnoDB");
+    }
+    for (int i = 0; i < 4; i++) {
+      ClusterDescriptor.Server s = cluster.shards().get(i);
+      try (Connection c = cluster.connect(s)) {
+        ReshardSchema.create(c);
+        ReshardSchema.setFence(c, ks, SplitLifecycleIT.SHARDS.get(i), 1, true);
+      }
+      v1.add(
+          new ShardAssignment(
+              KeyRange.parse(SplitLifecycleIT.SHARDS.get(i)), s.name(), true, true));
+    }
+    for (ClusterDescriptor.Server spare : cluster.spares()) {
+      cluster.execute(spare, "DROP TABLE messages");
+    }
+    ClusterDescriptor.Server source = cluster.shards().get(3);
+    long ch = 1;
+    while (!KeyRange.parse("c0-").contains(SplitLifecycleIT.HASH.keyspaceId(ch))) {
+      ch++;
+    }
+    cluster.execute(
+        source, "INSERT INTO messages SELECT seq, " + ch + ", CONCAT('m', seq) FROM seq_1_to_200");
+    ShardMapTopicConfig topic =
+        ShardMapTopicConfig.builder()
+            .bootstrapServers(cluster.bootstrap())
+            .topic(cluster.topicPrefix() + ".shardmaps")
+            .transactionalIdPrefix(cluster.topicPrefix() + "-shardmap-")
+            .build();
+    WorkflowSpec spec =
+        new WorkflowSpec(
+            "held-back",
+            ks,
+            vschema,
+            List.of(SplitLifecycleIT.server("c0-", source, 7501)),
+            List.of(
+                SplitLifecycleIT.server("c0-e0", cluster.spares().get(0), 7502),
+                SplitLifecycleIT.server("e0-", cluster.spares().get(1), 7503)),
+            cluster.bootstrap(),
+            cluster.topicPrefix(),
+            topic.topic(),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(3));
+    try (ShardMapPublisher publisher = ShardMapPublisher.open(topic, ks);
+        KafkaWorkflowStore store =
+            KafkaWorkflowStore.open(cluster.bootstrap(), cluster.topicPrefix() + ".workflows");
+        WorkflowRunner runner =
+            new WorkflowRunner(spec, new WorkflowEngine(store, Clock.systemUTC()), publisher)) {
+      publisher.publish(ShardMap.first(ks, vschema, v1));
+      runner.create();
+      runner.copy(CopierConfig.defaults());
+      assertTrue(runner.diff().stream().allMatch(r -> r.isClean()));
+      long version = publisher.newest().orElseThrow().version();
+
+      // the refusal: a target's applier held back while the source takes writes
+      try (Connection lock = cluster.connect(cluster.spares().get(0));
+          Statement l = lock.createStatement()) {
+        l.execute("FLUSH TABLES WITH READ LOCK");
+        long id = 1000;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (runner.maxLagMillis() <= 1000) {
+          cluster.execute(
+              source, "INSERT INTO messages VALUES (" + id++ + ", " + ch + ", 'lagging')");
+          Thread.sleep(50);
+          assertTrue(System.nanoTime() < deadline, "the lag never grew: " + runner.maxLagMillis());
+        }
+        SwitchRefusedException refused =
+            assertThrows(SwitchRefusedException.class, () -> runner.switchWrites(false));
+        assertTrue(refused.getMessage().contains("lags"), refused.getMessage());
+        assertEquals(WorkflowState.RUNNING, runner.workflow().state());
+        assertFalse(SplitLifecycleIT.readOnly(source), "a refused switch leaves the source alone");
+
+        // the rollback: forced past the lag check, the targets cannot apply G within 3 s
+        CutoverAbortedException aborted =
+            assertThrows(CutoverAbortedException.class, () -> runner.switchWrites(true));
+        assertTrue(aborted.getMessage().contains("did not apply"), aborted.getMessage());
+        l.execute("UNLOCK TABLES");
+      }
+      assertEquals(WorkflowState.RUNNING, runner.workflow().state(), "back where it started");
+      assertEquals(version, publisher.newest().orElseThrow().version(), "the map is unchanged");
+      assertFalse(SplitLifecycleIT.readOnly(source), "the source is writable again");
+      assertEquals(1, writable(cluster, source, ks), "the source's fence row is writable again");
+      cluster.execute(
+          source, "INSERT INTO messages VALUES (999999, " + ch + ", 'after the rollback')");
+
+      // resumable: once the stream catches up, a diff is clean and the switch goes through
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (runner.maxLagMillis() > 100) {
+        assertTrue(System.nanoTime() < deadline, "the stream did not catch up");
+        Thread.sleep(100);
+      }
+      assertTrue(runner.diff().stream().allMatch(r -> r.isClean()));
+      assertEquals(WorkflowState.WRITES_SWITCHED, runner.switchWrites(false).state());
+      assertEquals(version + 1, publisher.newest().orElseThrow().version());
+    } finally {
+      cluster.execute(source, "SET GLOBAL read_only = OFF");
+    }
+  }
+
+  private static int writable(TestCluster cluster, ClusterDescriptor.Server s, String ks)
+      throws Exception {
+    try (Connection c = cluster.connect(s);
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT writable FROM _reshard.fence WHERE keyspace = '"
+                    + ks
+                    + "' AND shard = 'c0-'")) {
+      assertTrue(rs.next());
+      return rs.getInt(1);
+    }
+  }
+}
