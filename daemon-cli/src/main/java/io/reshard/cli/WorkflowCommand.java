@@ -451,14 +451,16 @@ final class WorkflowCommand {
     String t = text.strip().toLowerCase(Locale.ROOT);
     try {
       Duration d;
-      if (t.endsWith("ms")) {
+      if (t.startsWith("p")) {
+        d = Duration.parse(t.toUpperCase(Locale.ROOT));
+      } else if (t.endsWith("ms")) {
         d = Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
       } else if (t.endsWith("s")) {
         d = Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
       } else if (t.endsWith("m")) {
         d = Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
       } else {
-        d = Duration.parse(text.strip().toUpperCase(Locale.ROOT));
+        throw new NumberFormatException(text);
       }
       if (d.isNegative() || d.isZero()) {
         throw new NumberFormatException();

@@ -121,7 +121,9 @@ class DaemonCommandTest {
     assertEquals(
         ExitCodes.USAGE,
         run("daemon", "--config", "x.yaml", "--cluster", tmp.toString()).exitCode());
-    assertEquals(ExitCodes.USAGE, run("daemon", "--cluster", tmp.toString()).exitCode());
+    Run noKeyspace = run("daemon", "--cluster", tmp.toString(), "--shards=-80,80-");
+    assertEquals(ExitCodes.USAGE, noKeyspace.exitCode());
+    assertTrue(noKeyspace.err().contains("--shards needs --keyspace"), noKeyspace.err());
     Run r = run("daemon", "--config", "x.yaml", "--background");
     assertEquals(ExitCodes.USAGE, r.exitCode());
     assertTrue(r.err().contains("go with --cluster"), r.err());

@@ -1,0 +1,76 @@
+package io.reshard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The workflow commands' exit codes, durations and usage errors (no daemon needed). */
+class WorkflowCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static AdminClient.Answer answer(int status, String outcome) throws Exception {
+    return new AdminClient.Answer(
+        status, JSON.readTree("{\"outcome\":\"" + outcome + "\",\"message\":\"m\"}"));
+  }
+
+  @Test
+  void outcomesMapToTheDocumentedExitCodes() throws Exception {
+    assertEquals(ExitCodes.OK, WorkflowCommand.exitCode(answer(200, "DONE")));
+    assertEquals(ExitCodes.REFUSED, WorkflowCommand.exitCode(answer(409, "REFUSED")));
+    assertEquals(ExitCodes.CUTOVER_ABORTED, WorkflowCommand.exitCode(answer(409, "ABORTED")));
+    assertEquals(ExitCodes.RETRY_LATER, WorkflowCommand.exitCode(answer(503, "RETRY_LATER")));
+    assertEquals(ExitCodes.USAGE, WorkflowCommand.exitCode(answer(400, "BAD_REQUEST")));
+    assertEquals(ExitCodes.REFUSED, WorkflowCommand.exitCode(answer(404, "NOT_FOUND")));
+    assertEquals(
+        ExitCodes.REFUSED,
+        WorkflowCommand.exitCode(new AdminClient.Answer(401, JSON.readTree("{\"error\":\"x\"}"))));
+  }
+
+  @Test
+  void timeoutsReadAsDurations() {
+    CommandLine.Model.CommandSpec spec =
+        new CommandLine(new WorkflowCommand.Status()).getCommandSpec();
+    assertEquals(Duration.ofSeconds(30), WorkflowCommand.parseDuration(spec, "30s"));
+    assertEquals(Duration.ofMillis(500), WorkflowCommand.parseDuration(spec, "500ms"));
+    assertEquals(Duration.ofMinutes(2), WorkflowCommand.parseDuration(spec, "2m"));
+    assertEquals(Duration.ofSeconds(5), WorkflowCommand.parseDuration(spec, "PT5S"));
+    for (String bad : new String[] {"0s", "-1s", "soon", ""}) {
+      try {
+        WorkflowCommand.parseDuration(spec, bad);
+        throw new AssertionError(bad + " was accepted");
+      } catch (CommandLine.ParameterException e) {
+        assertTrue(e.getMessage().contains("--timeout"), e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void switchTrafficNeedsReadsOrWritesAndOneClusterSource() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = ReshardCli.newCommandLine();
+    cli.setErr(new PrintWriter(err));
+    cli.setOut(new PrintWriter(new StringWriter()));
+    assertEquals(
+        ExitCodes.USAGE, cli.execute("workflow", "switch-traffic", "--cluster", "/tmp/x", "w"));
+    assertEquals(
+        ExitCodes.USAGE,
+        cli.execute(
+            "workflow",
+            "switch-traffic",
+            "--cluster",
+            "/tmp/x",
+            "--config",
+            "c.yaml",
+            "w",
+            "--reads"));
+    assertEquals(
+        ExitCodes.USAGE,
+        cli.execute("workflow", "status", "--cluster", "/tmp/x", "--output", "yaml", "w"));
+  }
+}
