@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -67,6 +68,12 @@ final class CdcCommand {
 
     @Override
     public Integer call() {
+      try {
+        io.reshard.router.KeyRange.parse(shard);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--shard " + shard + ": " + e.getMessage());
+      }
       ClusterDescriptor d = LocalCluster.require(cluster);
       String topic = ChangeRecords.changeTopic(prefix, keyspace, shard);
       PrintWriter out = spec.commandLine().getOut();

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code GET /health}: {@code {"status": "up"|"degraded", "services": [{"name", "state",
- *       "detail"}]}}, always 200 while the daemon runs; degraded while a service is FAILED
+ *       "detail"}]}}, always 200 while the daemon runs; degraded while a service is FAILED or
+ *       RETRYING
  *   <li>{@code GET /workflows}, {@code GET /workflows/{name}}: the workflow records of the store
  *       ({@code name, keyspace, state, sources, targets, p0, journal_position, last_diff_clean,
  *       last_error, updated_at, next_states}); 404 for an unknown name, 503 if the store cannot be
@@ -226,7 +227,7 @@ public final class AdminServer implements DaemonService {
   private Map<String, Object> health() {
     List<ServiceStatus> all = services.get();
     Map<String, Object> h = new LinkedHashMap<>();
-    h.put("status", all.stream().anyMatch(ServiceStatus::failed) ? "degraded" : "up");
+    h.put("status", all.stream().anyMatch(ServiceStatus::impaired) ? "degraded" : "up");
     h.put("services", all);
     return h;
   }

@@ -18,4 +18,12 @@ public record ServiceStatus(String name, String state, String detail) {
   public boolean failed() {
     return "FAILED".equals(state);
   }
+
+  /**
+   * True if the service does not do its work now: failed, or retrying after a failure (a source or
+   * the broker that cannot be reached).
+   */
+  public boolean impaired() {
+    return failed() || "RETRYING".equals(state);
+  }
 }

@@ -132,18 +132,21 @@ class AdminServerTest {
   }
 
   @Test
-  void healthSaysUpAndListsEveryServiceWithSecretsRemovedFromDetails() throws Exception {
+  void healthListsEveryServiceWithSecretsRemovedAndIsDegradedWhileOneRetriesOrFailed()
+      throws Exception {
     HttpResponse<String> r = get("/health");
     assertEquals(200, r.statusCode());
     assertEquals("application/json; charset=utf-8", r.headers().firstValue("Content-Type").get());
     JsonNode h = JSON.readTree(r.body());
-    assertEquals("up", h.get("status").asText());
+    assertEquals("degraded", h.get("status").asText(), "a capture retries");
     assertEquals(2, h.get("services").size());
     assertEquals("capture/commerce/-80", h.get("services").get(0).get("name").asText());
     assertEquals("RUNNING", h.get("services").get(0).get("state").asText());
     assertEquals(
         "login as reshard/[hidden] refused", h.get("services").get(1).get("detail").asText());
 
+    services.set(1, new ServiceStatus("capture/commerce/80-", "RUNNING", "committed 2-2-4"));
+    assertEquals("up", JSON.readTree(get("/health").body()).get("status").asText());
     services.add(new ServiceStatus("runner/split-c0", "FAILED", "needs an operator"));
     assertEquals("degraded", JSON.readTree(get("/health").body()).get("status").asText());
   }
