@@ -123,9 +123,14 @@ class SwitchRefusalsIT {
         assertEquals(WorkflowState.RUNNING, runner.workflow().state());
         assertFalse(SplitLifecycleIT.readOnly(source), "a refused switch leaves the source alone");
 
-        // the rollback: forced past the lag check, the targets cannot apply G within 3 s
+        l.execute("UNLOCK TABLES");
+        awaitCaughtUp(runner);
+
+        // the rollback: the target held again right before the switch (the lag is still under
+        // the limit), so it cannot apply G within the 3 s catch-up timeout
+        l.execute("FLUSH TABLES WITH READ LOCK");
         CutoverAbortedException aborted =
-            assertThrows(CutoverAbortedException.class, () -> runner.switchWrites(true));
+            assertThrows(CutoverAbortedException.class, () -> runner.switchWrites(false));
         assertTrue(aborted.getMessage().contains("did not apply"), aborted.getMessage());
         l.execute("UNLOCK TABLES");
       }
@@ -137,16 +142,20 @@ class SwitchRefusalsIT {
           source, "INSERT INTO messages VALUES (999999, " + ch + ", 'after the rollback')");
 
       // resumable: once the stream catches up, a diff is clean and the switch goes through
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (runner.maxLagMillis() > 100) {
-        assertTrue(System.nanoTime() < deadline, "the stream did not catch up");
-        Thread.sleep(100);
-      }
+      awaitCaughtUp(runner);
       assertTrue(runner.diff().stream().allMatch(r -> r.isClean()));
       assertEquals(WorkflowState.WRITES_SWITCHED, runner.switchWrites(false).state());
       assertEquals(version + 1, publisher.newest().orElseThrow().version());
     } finally {
       cluster.execute(source, "SET GLOBAL read_only = OFF");
+    }
+  }
+
+  private static void awaitCaughtUp(WorkflowRunner runner) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (runner.maxLagMillis() > 100) {
+      assertTrue(System.nanoTime() < deadline, "the stream did not catch up");
+      Thread.sleep(100);
     }
   }
 
