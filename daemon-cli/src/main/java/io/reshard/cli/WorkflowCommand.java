@@ -70,6 +70,13 @@ final class WorkflowCommand {
       return target.admin(err());
     }
 
+    /** Performs {@code action} on workflow {@code name}, prints the answer, returns its code. */
+    int perform(String name, String action, Map<String, String> params)
+        throws InterruptedException {
+      AdminClient admin = admin();
+      return report(admin.act(name, action, params), name, admin);
+    }
+
     /** Prints an action's answer and returns its exit code. */
     int report(AdminClient.Answer a, String workflow, AdminClient admin)
         throws InterruptedException {
@@ -486,8 +493,7 @@ final class WorkflowCommand {
 
     @Override
     public Integer call() throws Exception {
-      AdminClient admin = admin();
-      return report(admin.act(name, "reverse-traffic", Map.of()), name, admin);
+      return perform(name, "reverse-traffic", Map.of());
     }
   }
 
@@ -507,11 +513,8 @@ final class WorkflowCommand {
 
     @Override
     public Integer call() throws Exception {
-      AdminClient admin = admin();
-      return report(
-          admin.act(name, "complete", Map.of("drop_source_data", Boolean.toString(dropSourceData))),
-          name,
-          admin);
+      return perform(
+          name, "complete", Map.of("drop_source_data", Boolean.toString(dropSourceData)));
     }
   }
 
@@ -528,8 +531,7 @@ final class WorkflowCommand {
 
     @Override
     public Integer call() throws Exception {
-      AdminClient admin = admin();
-      return report(admin.act(name, "cancel", Map.of()), name, admin);
+      return perform(name, "cancel", Map.of());
     }
   }
 

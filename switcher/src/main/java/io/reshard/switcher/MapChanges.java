@@ -74,6 +74,14 @@ final class MapChanges {
     return a;
   }
 
+  /**
+   * {@code current} if it already has {@code next}'s assignments (a restarted step published it
+   * before), else {@code next}: what a step opens fences for, and publishes unless it is current.
+   */
+  static ShardMap unlessPublished(ShardMap current, ShardMap next) {
+    return sameAssignments(current, next) ? current : next;
+  }
+
   /** True if both maps assign the same ranges to the same servers with the same roles. */
   static boolean sameAssignments(ShardMap a, ShardMap b) {
     return assignments(a).equals(assignments(b));

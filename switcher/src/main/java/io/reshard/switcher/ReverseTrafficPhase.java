@@ -89,11 +89,8 @@ final class ReverseTrafficPhase {
     streams.startForward(w.generation(), Positions.parse(w.forwardStart()));
     Failpoints.reach("reverse:forward-started");
     ShardMap current = publisher.newest().orElseThrow();
-    ShardMap next = MapChanges.sourcesServe(current, spec);
-    boolean published = MapChanges.sameAssignments(current, next);
-    if (published) {
-      next = current;
-    }
+    ShardMap next = MapChanges.unlessPublished(current, MapChanges.sourcesServe(current, spec));
+    boolean published = next == current;
     for (ShardServer s : spec.sources()) {
       ServerFence.open(s, spec.keyspace(), MapChanges.epochOf(next, s));
     }

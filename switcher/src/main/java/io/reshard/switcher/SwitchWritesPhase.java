@@ -130,11 +130,8 @@ final class SwitchWritesPhase {
     streams.startReverse(w.generation(), Positions.parse(w.reverseStart()));
     Failpoints.reach("switch:reverse-started");
     ShardMap current = publisher.newest().orElseThrow();
-    ShardMap next = MapChanges.targetsServe(current, spec);
-    boolean published = MapChanges.sameAssignments(current, next);
-    if (published) {
-      next = current;
-    }
+    ShardMap next = MapChanges.unlessPublished(current, MapChanges.targetsServe(current, spec));
+    boolean published = next == current;
     long t7 = System.nanoTime();
     for (ShardServer t : spec.targets()) {
       ServerFence.open(t, spec.keyspace(), MapChanges.epochOf(next, t));
