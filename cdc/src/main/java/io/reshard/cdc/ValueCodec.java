@@ -204,6 +204,55 @@ public final class ValueCodec {
    */
   public static String dateTime(
       int year, int month, int day, int hour, int minute, int second, int micros, int digits) {
+    if (year >= 0
+        && year <= 9999
+        && (month | day | hour | minute | second) >= 0
+        && month <= 99
+        && day <= 99
+        && hour <= 99
+        && minute <= 99
+        && second <= 99
+        && micros >= 0
+        && micros <= 999_999
+        && digits >= 0
+        && digits <= 6) {
+      // the common case, written straight into chars: capture formats one per DATETIME cell
+      char[] c = new char[digits == 0 ? 19 : 20 + digits];
+      digits(c, 0, year, 4);
+      c[4] = '-';
+      digits(c, 5, month, 2);
+      c[7] = '-';
+      digits(c, 8, day, 2);
+      c[10] = ' ';
+      digits(c, 11, hour, 2);
+      c[13] = ':';
+      digits(c, 14, minute, 2);
+      c[16] = ':';
+      digits(c, 17, second, 2);
+      if (digits > 0) {
+        c[19] = '.';
+        int scaled = micros;
+        for (int i = 6; i > digits; i--) {
+          scaled /= 10; // keep the leading digits: the fraction is truncated, as printed
+        }
+        digits(c, 20, scaled, digits);
+      }
+      return new String(c);
+    }
+    return dateTimeSlow(year, month, day, hour, minute, second, micros, digits);
+  }
+
+  /** {@code value} as exactly {@code width} decimal digits at {@code at}; 0 ≤ value < 10^width. */
+  private static void digits(char[] c, int at, int value, int width) {
+    for (int i = at + width - 1; i >= at; i--) {
+      c[i] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  }
+
+  /** {@link #dateTime} for any parts, through {@link #pad}; also the reference for its tests. */
+  static String dateTimeSlow(
+      int year, int month, int day, int hour, int minute, int second, int micros, int digits) {
     StringBuilder b = new StringBuilder(date(year, month, day)).append(' ');
     pad(b, hour, 2).append(':');
     pad(b, minute, 2).append(':');

@@ -3,6 +3,7 @@ package io.reshard.cdc.capture;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,12 +12,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.reshard.cdc.CaptureConfig;
 import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.ColumnDef;
+import io.reshard.cdc.ColumnKind;
 import io.reshard.cdc.RecordKind;
 import io.reshard.cdc.TableSchema;
 import io.reshard.cdc.ValueCodec;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Base64;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,11 +32,56 @@ import java.util.Map;
 final class RecordEncoder {
   private static final String VERSION = "reshard-0.1";
 
+  // the envelope's names and constant values, UTF-8 encoded and quoted once
+  private static final SerializedString BEFORE = new SerializedString("before");
+  private static final SerializedString BEFORE_RAW = new SerializedString("before_raw");
+  private static final SerializedString AFTER = new SerializedString("after");
+  private static final SerializedString AFTER_RAW = new SerializedString("after_raw");
+  private static final SerializedString SOURCE = new SerializedString("source");
+  private static final SerializedString OP = new SerializedString("op");
+  private static final SerializedString TS_MS = new SerializedString("ts_ms");
+  private static final SerializedString TRANSACTION = new SerializedString("transaction");
+  private static final SerializedString ID = new SerializedString("id");
+  private static final SerializedString TOTAL_ORDER = new SerializedString("total_order");
+  private static final SerializedString DATA_COLLECTION_ORDER =
+      new SerializedString("data_collection_order");
+  private static final SerializedString VERSION_NAME = new SerializedString("version");
+  private static final SerializedString VERSION_VALUE = new SerializedString(VERSION);
+  private static final SerializedString CONNECTOR = new SerializedString("connector");
+  private static final SerializedString MARIADB = new SerializedString("mariadb");
+  private static final SerializedString NAME = new SerializedString("name");
+  private static final SerializedString SNAPSHOT = new SerializedString("snapshot");
+  private static final SerializedString FALSE = new SerializedString("false");
+  private static final SerializedString SERVER_ID = new SerializedString("server_id");
+  private static final SerializedString KEYSPACE = new SerializedString("keyspace");
+  private static final SerializedString SHARD = new SerializedString("shard");
+  private static final SerializedString GTID = new SerializedString("gtid");
+  private static final SerializedString FILE = new SerializedString("file");
+  private static final SerializedString POS = new SerializedString("pos");
+  private static final SerializedString ROW = new SerializedString("row");
+  private static final SerializedString DB = new SerializedString("db");
+  private static final SerializedString TABLE = new SerializedString("table");
+
+  /** Schema versions whose encoded column names are kept; far more than DDLs between restarts. */
+  private static final int MAX_CACHED_SCHEMAS = 1024;
+
   private final ObjectMapper json = new ObjectMapper();
   private final JsonFactory factory = json.getFactory();
 
-  /** Reused by every streamed record: {@link ByteArrayBuilder#toByteArray} copies out of it. */
+  /** Reused by every streamed record: {@link #take} copies out of it. */
   private final ByteArrayBuilder buffer = new ByteArrayBuilder(4096);
+
+  /**
+   * One generator for every streamed record (creating one per record cost 7 % of capture's CPU),
+   * writing into {@link #buffer}; records are root values taken one at a time.
+   */
+  private JsonGenerator generator;
+
+  private final Map<TableSchema, SerializedString[]> columnNames = new IdentityHashMap<>();
+  private final LastString gtid = new LastString();
+  private final LastString file = new LastString();
+  private final LastString db = new LastString();
+  private final LastString tableName = new LastString();
 
   private final CaptureConfig config;
   private final Clock clock;
@@ -41,6 +89,9 @@ final class RecordEncoder {
   private final String topicPrefix;
   private final String keyspace;
   private final String shard;
+  private final SerializedString topicPrefixJson;
+  private final SerializedString keyspaceJson;
+  private final SerializedString shardJson;
 
   RecordEncoder(CaptureConfig config, Clock clock) {
     this.config = config;
@@ -48,6 +99,10 @@ final class RecordEncoder {
     this.topicPrefix = config.topicPrefix();
     this.keyspace = config.keyspace();
     this.shard = config.shard();
+    this.topicPrefixJson = topicPrefix == null ? null : new SerializedString(topicPrefix);
+    this.keyspaceJson = keyspace == null ? null : new SerializedString(keyspace);
+    this.shardJson = shard == null ? null : new SerializedString(shard);
+    this.generator = newGenerator();
   }
 
   /**
@@ -68,26 +123,34 @@ final class RecordEncoder {
       long totalOrder,
       long collectionOrder) {
     TableSchema schema = table.schema();
+    SerializedString[] names = columnNames(schema);
     byte[] value;
-    try (JsonGenerator g = generator()) {
+    try {
+      JsonGenerator g = generator;
       g.writeStartObject();
-      image(g, "before", "before_raw", schema, before);
-      image(g, "after", "after_raw", schema, after);
-      g.writeFieldName("source");
+      image(g, BEFORE, BEFORE_RAW, schema, names, before);
+      image(g, AFTER, AFTER_RAW, schema, names, after);
+      g.writeFieldName(SOURCE);
       source(g, source);
-      g.writeStringField("op", op);
-      g.writeNumberField("ts_ms", clock.millis());
-      g.writeObjectFieldStart("transaction");
-      writeStringOrNull(g, "id", source.gtid());
-      g.writeNumberField("total_order", totalOrder);
-      g.writeNumberField("data_collection_order", collectionOrder);
+      g.writeFieldName(OP);
+      g.writeString(op);
+      g.writeFieldName(TS_MS);
+      g.writeNumber(clock.millis());
+      g.writeFieldName(TRANSACTION);
+      g.writeStartObject();
+      g.writeFieldName(ID);
+      writeStringOrNull(g, source.gtid() == null ? null : gtid.of(source.gtid()));
+      g.writeFieldName(TOTAL_ORDER);
+      g.writeNumber(totalOrder);
+      g.writeFieldName(DATA_COLLECTION_ORDER);
+      g.writeNumber(collectionOrder);
       g.writeEndObject();
       g.writeEndObject();
+      value = take();
     } catch (IOException e) {
-      throw new IllegalStateException("writing into memory cannot fail", e);
+      throw writeFailed(e);
     }
-    value = buffer.toByteArray();
-    byte[] key = key(table, after != null ? after : before);
+    byte[] key = key(table, names, after != null ? after : before);
     return new OutRecord(
         RecordKind.DATA, key, value, table.schemaJson(), schema.qualifiedName(), true);
   }
@@ -199,28 +262,36 @@ final class RecordEncoder {
   }
 
   private static void image(
-      JsonGenerator g, String field, String rawField, TableSchema schema, Object[] row)
+      JsonGenerator g,
+      SerializedString field,
+      SerializedString rawField,
+      TableSchema schema,
+      SerializedString[] names,
+      Object[] row)
       throws IOException {
+    g.writeFieldName(field);
     if (row == null) {
-      g.writeNullField(field);
+      g.writeNull();
       return;
     }
     List<ColumnDef> columns = schema.columns();
     boolean anyRaw = false;
-    g.writeObjectFieldStart(field);
-    for (int i = 0; i < columns.size(); i++) {
+    g.writeStartObject();
+    for (int i = 0; i < names.length; i++) {
       ColumnDef c = columns.get(i);
-      g.writeFieldName(c.name());
+      g.writeFieldName(names[i]);
       ValueCodec.writeJson(g, c, row[i]);
-      anyRaw |= ValueCodec.hasRaw(c, row[i]);
+      anyRaw |= row[i] instanceof byte[] && c.kind() == ColumnKind.TEXT;
     }
     g.writeEndObject();
     if (anyRaw) {
-      g.writeObjectFieldStart(rawField);
-      for (int i = 0; i < columns.size(); i++) {
+      g.writeFieldName(rawField);
+      g.writeStartObject();
+      for (int i = 0; i < names.length; i++) {
         ColumnDef c = columns.get(i);
         if (ValueCodec.hasRaw(c, row[i])) {
-          g.writeStringField(c.name(), Base64.getEncoder().encodeToString((byte[]) row[i]));
+          g.writeFieldName(names[i]);
+          g.writeString(Base64.getEncoder().encodeToString((byte[]) row[i]));
         }
       }
       g.writeEndObject();
@@ -228,59 +299,127 @@ final class RecordEncoder {
   }
 
   /** The record key: the primary key's columns as a JSON object, or null without a key. */
-  private byte[] key(CapturedTable table, Object[] row) {
+  private byte[] key(CapturedTable table, SerializedString[] names, Object[] row) {
     int[] pk = table.primaryKeyIndexes();
     if (pk.length == 0) {
       return null;
     }
     List<ColumnDef> columns = table.schema().columns();
-    try (JsonGenerator g = generator()) {
-      g.writeStartObject();
+    try {
+      generator.writeStartObject();
       for (int i : pk) {
-        ColumnDef c = columns.get(i);
-        g.writeFieldName(c.name());
-        ValueCodec.writeJson(g, c, row[i]);
+        generator.writeFieldName(names[i]);
+        ValueCodec.writeJson(generator, columns.get(i), row[i]);
       }
-      g.writeEndObject();
+      generator.writeEndObject();
+      return take();
     } catch (IOException e) {
-      throw new IllegalStateException("writing into memory cannot fail", e);
+      throw writeFailed(e);
     }
-    return buffer.toByteArray();
   }
 
   /** The {@code source} block, streamed: the same fields in the same order as {@link #source}. */
   private void source(JsonGenerator g, SourceInfo s) throws IOException {
     g.writeStartObject();
-    g.writeStringField("version", VERSION);
-    g.writeStringField("connector", "mariadb");
-    writeStringOrNull(g, "name", topicPrefix);
-    g.writeStringField("snapshot", "false");
-    g.writeNumberField("server_id", s.serverId());
-    writeStringOrNull(g, "keyspace", keyspace);
-    writeStringOrNull(g, "shard", shard);
-    writeStringOrNull(g, "gtid", s.gtid());
-    writeStringOrNull(g, "file", s.file());
-    g.writeNumberField("pos", s.pos());
-    g.writeNumberField("row", s.row());
-    writeStringOrNull(g, "db", s.db());
-    writeStringOrNull(g, "table", s.table());
-    g.writeNumberField("ts_ms", s.tsMillis());
+    g.writeFieldName(VERSION_NAME);
+    g.writeString(VERSION_VALUE);
+    g.writeFieldName(CONNECTOR);
+    g.writeString(MARIADB);
+    g.writeFieldName(NAME);
+    writeStringOrNull(g, topicPrefixJson);
+    g.writeFieldName(SNAPSHOT);
+    g.writeString(FALSE);
+    g.writeFieldName(SERVER_ID);
+    g.writeNumber(s.serverId());
+    g.writeFieldName(KEYSPACE);
+    writeStringOrNull(g, keyspaceJson);
+    g.writeFieldName(SHARD);
+    writeStringOrNull(g, shardJson);
+    g.writeFieldName(GTID);
+    writeStringOrNull(g, s.gtid() == null ? null : gtid.of(s.gtid()));
+    g.writeFieldName(FILE);
+    writeStringOrNull(g, s.file() == null ? null : file.of(s.file()));
+    g.writeFieldName(POS);
+    g.writeNumber(s.pos());
+    g.writeFieldName(ROW);
+    g.writeNumber(s.row());
+    g.writeFieldName(DB);
+    writeStringOrNull(g, s.db() == null ? null : db.of(s.db()));
+    g.writeFieldName(TABLE);
+    writeStringOrNull(g, s.table() == null ? null : tableName.of(s.table()));
+    g.writeFieldName(TS_MS);
+    g.writeNumber(s.tsMillis());
     g.writeEndObject();
   }
 
-  private static void writeStringOrNull(JsonGenerator g, String field, String value)
+  private static void writeStringOrNull(JsonGenerator g, SerializedString value)
       throws IOException {
     if (value == null) {
-      g.writeNullField(field);
+      g.writeNull();
     } else {
-      g.writeStringField(field, value);
+      g.writeString(value);
     }
   }
 
-  /** A generator over the reused buffer, emptied first; close it to flush into the buffer. */
-  private JsonGenerator generator() throws IOException {
+  /**
+   * The bytes written since the last call: flushed out of the generator, copied, buffer emptied.
+   */
+  private byte[] take() throws IOException {
+    generator.flush();
+    byte[] out = buffer.toByteArray();
     buffer.reset();
-    return factory.createGenerator(buffer);
+    return out;
+  }
+
+  /** A failed write leaves the generator mid-document: start a new one for whatever comes next. */
+  private IllegalStateException writeFailed(IOException e) {
+    buffer.reset();
+    generator = newGenerator();
+    return new IllegalStateException("writing JSON into memory failed", e);
+  }
+
+  private JsonGenerator newGenerator() {
+    try {
+      JsonGenerator g = factory.createGenerator(buffer);
+      g.setRootValueSeparator(null); // records are taken one root value at a time
+      return g;
+    } catch (IOException e) {
+      throw new IllegalStateException("a generator over memory always opens", e);
+    }
+  }
+
+  /** The column names of a schema, encoded once per schema version. */
+  private SerializedString[] columnNames(TableSchema schema) {
+    SerializedString[] names = columnNames.get(schema);
+    if (names == null) {
+      if (columnNames.size() >= MAX_CACHED_SCHEMAS) {
+        columnNames.clear();
+      }
+      List<ColumnDef> columns = schema.columns();
+      names = new SerializedString[columns.size()];
+      for (int i = 0; i < names.length; i++) {
+        names[i] = new SerializedString(columns.get(i).name());
+      }
+      columnNames.put(schema, names);
+    }
+    return names;
+  }
+
+  /**
+   * The encoded form of the last string seen in one field: consecutive rows share their GTID, file,
+   * database and table, usually as the same String object, so each is escaped and encoded once.
+   */
+  private static final class LastString {
+    private String text;
+    private SerializedString encoded;
+
+    SerializedString of(String s) {
+      if (s != text && !s.equals(text)) {
+        text = s;
+        encoded = new SerializedString(s);
+      }
+      return encoded;
+    }
   }
 
   private ObjectNode source(SourceInfo s) {
