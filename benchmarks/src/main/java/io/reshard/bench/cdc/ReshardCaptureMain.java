@@ -13,10 +13,10 @@ import java.util.Map;
 
 /**
  * Child JVM: reshard's {@link CaptureEngine} captures the backlog from {@code start} (the source's
- * GTID position before the load) into a fresh change topic, with capture's default batching unless system properties
- * {@code reshard.capture.<key>} set other capture keys. The
- * clock runs from {@code start()} (preflight, topic creation, {@code initTransactions} included)
- * until a committed position covers {@code end}, the source's position after the load.
+ * GTID position before the load) into a fresh change topic, with capture's default batching unless
+ * system properties {@code reshard.capture.<key>} set other capture keys. The clock runs from
+ * {@code start()} (preflight, topic creation, {@code initTransactions} included) until a committed
+ * position covers {@code end}, the source's position after the load.
  *
  * <p>Arguments: host, port, user, serverId, database, bootstrap, topicPrefix, start, end, rows.
  * Reports seconds, cpuSeconds (this JVM over that window), firstCommitSeconds and the final
