@@ -1,5 +1,6 @@
 package io.reshard.cdc;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.reshard.cdc.apply.ApplyLoop;
 import io.reshard.cdc.apply.StreamsTable;
 import java.time.Duration;
@@ -24,12 +25,51 @@ import java.util.Optional;
 public final class ApplyEngine implements AutoCloseable {
   private final ApplyLoop loop;
   private final Thread thread;
+  // held here: Micrometer's function meters keep their object only weakly
+  private final Progress progress;
 
-  /** Creates the engine; {@link #start} runs it. */
+  /** Creates the engine without meters; {@link #start} runs it. */
   public ApplyEngine(ApplyConfig config) {
+    this(config, null);
+  }
+
+  /**
+   * Creates the engine; {@link #start} runs it.
+   *
+   * @param registry where to bind the engine's lag and throughput meters ({@link ApplyMetrics}), or
+   *     null for none
+   */
+  public ApplyEngine(ApplyConfig config, MeterRegistry registry) {
     this.loop = new ApplyLoop(config);
     this.thread = new Thread(loop, "reshard-apply-" + config.workflow() + "-" + config.target());
     this.thread.setDaemon(true);
+    this.progress = new Progress(loop);
+    if (registry != null) {
+      ApplyMetrics.bind(registry, progress, config.workflow(), config.target());
+    }
+  }
+
+  /** The loop's counters as the meters see them. */
+  private record Progress(ApplyLoop loop) implements ApplyMetrics.Source {
+    @Override
+    public long lagMillis() {
+      return loop.lagMillis();
+    }
+
+    @Override
+    public long rowsCommitted() {
+      return loop.rowsCommitted();
+    }
+
+    @Override
+    public long recordsCommitted() {
+      return loop.recordsCommitted();
+    }
+
+    @Override
+    public long commits() {
+      return loop.commits();
+    }
   }
 
   /** Starts applying on the engine's thread. */
@@ -116,9 +156,10 @@ public final class ApplyEngine implements AutoCloseable {
   }
 
   /**
-   * 0 when every source topic has been applied up to the newest record capture published; else the
-   * time since the newest record this applier has applied was written to Kafka, an upper bound of
-   * the age of the oldest unapplied change. Milliseconds.
+   * 0 when every source topic has been applied up to the newest record capture published; else now
+   * minus the time capture published the oldest change not yet committed to the target (its Kafka
+   * timestamp; when that record is not read yet, the newest applied record's, an upper bound).
+   * Milliseconds.
    */
   public long lagMillis() {
     return loop.lagMillis();
@@ -130,6 +171,11 @@ public final class ApplyEngine implements AutoCloseable {
    */
   public long rowsApplied() {
     return loop.rowsApplied();
+  }
+
+  /** Target transactions committed so far (each with its rows and the stored positions). */
+  public long commits() {
+    return loop.commits();
   }
 
   /** Stops the thread after its current target transaction; what it committed stays. */

@@ -51,6 +51,12 @@ public final class ChangeRecords {
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
+  /** Distinct table schemas kept parsed; far more than a keyspace's tables times its DDLs. */
+  private static final int SCHEMA_CACHE_SIZE = 1024;
+
+  private static final java.util.concurrent.ConcurrentHashMap<String, TableSchema> SCHEMAS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private ChangeRecords() {}
 
   /** The change topic of a source shard: {@code <prefix>.<keyspace>.<shard>}. */
@@ -152,7 +158,7 @@ public final class ChangeRecords {
     JsonNode source = v.path("source");
     String op = text(v, "op");
     String schemaJson = header(record, SCHEMA_HEADER, false);
-    TableSchema schema = schemaJson == null ? null : JSON.readValue(schemaJson, TableSchema.class);
+    TableSchema schema = schemaJson == null ? null : schema(schemaJson);
     Map<String, Object> key = null;
     if (record.key() != null && schema != null) {
       key = image(schema, JSON.readTree(record.key()), null);
@@ -173,6 +179,24 @@ public final class ChangeRecords {
         text(v, "ddl"),
         null,
         v);
+  }
+
+  /**
+   * The schema of a header, parsed once per distinct header text: every row of a table carries the
+   * same header, and parsing it per record cost more than the row. Bounded: a stream with more
+   * distinct schemas than {@link #SCHEMA_CACHE_SIZE} empties the cache and starts over.
+   */
+  private static TableSchema schema(String json) throws IOException {
+    TableSchema cached = SCHEMAS.get(json);
+    if (cached != null) {
+      return cached;
+    }
+    TableSchema parsed = JSON.readValue(json, TableSchema.class);
+    if (SCHEMAS.size() >= SCHEMA_CACHE_SIZE) {
+      SCHEMAS.clear();
+    }
+    SCHEMAS.put(json, parsed);
+    return parsed;
   }
 
   /** Decodes an image (or a key): only the columns present in the JSON object, in table order. */

@@ -1,5 +1,6 @@
 package io.reshard.cdc;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BigIntegerNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.ResultSet;
@@ -66,6 +68,45 @@ public final class ValueCodec {
               : TextNode.valueOf((String) value);
       default -> TextNode.valueOf((String) value);
     };
+  }
+
+  /**
+   * Writes the JSON form of a value ({@link #toJson}'s, byte for byte) straight to a generator,
+   * without building a tree: the capture hot path.
+   *
+   * @param value a value of the column's kind as this class produces it, or null
+   * @throws IOException from the generator
+   * @throws IllegalArgumentException if the value's Java type does not fit the kind
+   */
+  public static void writeJson(JsonGenerator g, ColumnDef column, Object value) throws IOException {
+    if (value == null) {
+      g.writeNull();
+      return;
+    }
+    switch (column.kind()) {
+      case INTEGER -> {
+        if (value instanceof BigInteger b) {
+          g.writeNumber(b);
+        } else {
+          g.writeNumber(asLong(value));
+        }
+      }
+      case FLOAT -> g.writeNumber(((Float) value).floatValue());
+      case DOUBLE -> g.writeNumber(((Double) value).doubleValue());
+      case YEAR -> g.writeNumber(((Integer) value).intValue());
+      case BIT, BYTES -> g.writeString(Base64.getEncoder().encodeToString((byte[]) value));
+      case TEXT ->
+          g.writeString(
+              value instanceof byte[] raw
+                  ? MariaDbCharsets.decode(column.charset(), raw).text()
+                  : (String) value);
+      default -> g.writeString((String) value);
+    }
+  }
+
+  /** True if {@link #rawJson} gives a value for {@code value}: TEXT kept as its bytes. */
+  public static boolean hasRaw(ColumnDef column, Object value) {
+    return column.kind() == ColumnKind.TEXT && value instanceof byte[];
   }
 
   /**
@@ -162,6 +203,55 @@ public final class ValueCodec {
    * @param micros the fraction in microseconds, 0..999999
    */
   public static String dateTime(
+      int year, int month, int day, int hour, int minute, int second, int micros, int digits) {
+    if (year >= 0
+        && year <= 9999
+        && (month | day | hour | minute | second) >= 0
+        && month <= 99
+        && day <= 99
+        && hour <= 99
+        && minute <= 99
+        && second <= 99
+        && micros >= 0
+        && micros <= 999_999
+        && digits >= 0
+        && digits <= 6) {
+      // the common case, written straight into chars: capture formats one per DATETIME cell
+      char[] c = new char[digits == 0 ? 19 : 20 + digits];
+      digits(c, 0, year, 4);
+      c[4] = '-';
+      digits(c, 5, month, 2);
+      c[7] = '-';
+      digits(c, 8, day, 2);
+      c[10] = ' ';
+      digits(c, 11, hour, 2);
+      c[13] = ':';
+      digits(c, 14, minute, 2);
+      c[16] = ':';
+      digits(c, 17, second, 2);
+      if (digits > 0) {
+        c[19] = '.';
+        int scaled = micros;
+        for (int i = 6; i > digits; i--) {
+          scaled /= 10; // keep the leading digits: the fraction is truncated, as printed
+        }
+        digits(c, 20, scaled, digits);
+      }
+      return new String(c);
+    }
+    return dateTimeSlow(year, month, day, hour, minute, second, micros, digits);
+  }
+
+  /** {@code value} as exactly {@code width} decimal digits at {@code at}; 0 ≤ value < 10^width. */
+  private static void digits(char[] c, int at, int value, int width) {
+    for (int i = at + width - 1; i >= at; i--) {
+      c[i] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  }
+
+  /** {@link #dateTime} for any parts, through {@link #pad}; also the reference for its tests. */
+  static String dateTimeSlow(
       int year, int month, int day, int hour, int minute, int second, int micros, int digits) {
     StringBuilder b = new StringBuilder(date(year, month, day)).append(' ');
     pad(b, hour, 2).append(':');

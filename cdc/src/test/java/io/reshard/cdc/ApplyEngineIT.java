@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
@@ -19,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -104,22 +108,74 @@ class ApplyEngineIT {
       String range,
       GtidPosition p0,
       int rowsPerCommit) {
-    ApplyConfig config =
-        new ApplyConfig(
-            workflow,
-            range,
-            cluster.jdbcUrl(target),
-            target.user(),
-            "",
-            cluster.database(),
-            VSchema.parse(VSCHEMA),
-            cluster.bootstrap(),
-            Map.of(topic, p0),
-            rowsPerCommit,
-            Duration.ofMillis(100));
-    ApplyEngine e = new ApplyEngine(config);
+    ApplyEngine e = new ApplyEngine(config(workflow, target, range, p0, rowsPerCommit));
     e.start();
     return e;
+  }
+
+  private ApplyConfig config(
+      String workflow,
+      ClusterDescriptor.Server target,
+      String range,
+      GtidPosition p0,
+      int rowsPerCommit) {
+    return new ApplyConfig(
+        workflow,
+        range,
+        cluster.jdbcUrl(target),
+        target.user(),
+        "",
+        cluster.database(),
+        VSchema.parse(VSCHEMA),
+        cluster.bootstrap(),
+        Map.of(topic, p0),
+        rowsPerCommit,
+        Duration.ofMillis(100));
+  }
+
+  @Test
+  void lagAndThroughputMetersFollowTheApplier() throws Exception {
+    GtidPosition p0 = position(source);
+    long c = channelIn("c0-e0", 700);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (ApplyEngine l = new ApplyEngine(config("w6", left, "c0-e0", p0, 1000), registry)) {
+      l.start();
+      TimeGauge lag = registry.get("reshard.apply.lag").tag("workflow", "w6").timeGauge();
+      FunctionCounter rows =
+          registry
+              .get("reshard.apply.rows")
+              .tag("target", "c0-e0")
+              .tag("workflow", "w6")
+              .functionCounter();
+      exec(source, "INSERT INTO messages VALUES (7001, " + c + ", 'a', 'w6a')");
+      GtidPosition g = position(source);
+      assertTrue(l.awaitApplied(topic, g, Duration.ofSeconds(60)), "applied: " + l.lastError());
+      waitFor(() -> lag.value(TimeUnit.MILLISECONDS) == 0, Duration.ofSeconds(30));
+      assertEquals(1, rows.count(), "the one row change in range");
+      double commits =
+          registry.get("reshard.apply.commits").tag("workflow", "w6").functionCounter().count();
+      assertTrue(commits >= 1, "commits: " + commits);
+
+      // a transaction on the target holds the row: the applier's next change of it waits, and
+      // the lag is the growing age of that unapplied change
+      try (Connection blocker = cluster.connect(left);
+          Statement st = blocker.createStatement()) {
+        blocker.setAutoCommit(false);
+        st.executeQuery("SELECT * FROM messages WHERE id = 7001 FOR UPDATE").close();
+        exec(source, "UPDATE messages SET body = 'b' WHERE id = 7001");
+        waitFor(() -> lag.value(TimeUnit.MILLISECONDS) > 1000, Duration.ofSeconds(30));
+        double before = lag.value(TimeUnit.MILLISECONDS);
+        Thread.sleep(300);
+        assertTrue(lag.value(TimeUnit.MILLISECONDS) >= before + 250, "lag grows while blocked");
+        assertEquals(1, rows.count(), "nothing more applied while blocked");
+        blocker.rollback();
+      }
+      GtidPosition g2 = position(source);
+      assertTrue(l.awaitApplied(topic, g2, Duration.ofSeconds(60)), "applied: " + l.lastError());
+      waitFor(() -> lag.value(TimeUnit.MILLISECONDS) == 0, Duration.ofSeconds(30));
+      assertEquals(2, rows.count());
+      assertEquals("b", rows(left, "SELECT body FROM messages WHERE id = 7001").get(0));
+    }
   }
 
   @Test

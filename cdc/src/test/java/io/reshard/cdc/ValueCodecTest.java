@@ -25,6 +25,33 @@ class ValueCodecTest {
   }
 
   @Test
+  void theFastDateTimeFormatMatchesThePaddedOne() {
+    java.util.Random r = new java.util.Random(42);
+    int[][] fixed = {
+      {0, 0, 0, 0, 0, 0, 0, 0}, {9999, 12, 31, 23, 59, 59, 999_999, 6}, {1, 2, 3, 4, 5, 6, 7, 1},
+      {10000, 1, 1, 0, 0, 0, 0, 2}, {-1, 1, 1, 0, 0, 0, 0, 0}, {2024, 0, 10, 0, 0, 0, 500_000, 1}
+    };
+    for (int[] f : fixed) {
+      assertEquals(
+          ValueCodec.dateTimeSlow(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]),
+          ValueCodec.dateTime(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]));
+    }
+    for (int i = 0; i < 10_000; i++) {
+      int year = r.nextInt(10_000);
+      int month = r.nextInt(13);
+      int day = r.nextInt(32);
+      int hour = r.nextInt(24);
+      int minute = r.nextInt(60);
+      int second = r.nextInt(60);
+      int micros = r.nextInt(1_000_000);
+      int digits = r.nextInt(7);
+      assertEquals(
+          ValueCodec.dateTimeSlow(year, month, day, hour, minute, second, micros, digits),
+          ValueCodec.dateTime(year, month, day, hour, minute, second, micros, digits));
+    }
+  }
+
+  @Test
   void dateTimesKeepExactlyTheColumnsFractionDigits() {
     assertEquals("2024-01-02 03:04:05", ValueCodec.dateTime(2024, 1, 2, 3, 4, 5, 12345, 0));
     assertEquals("2024-01-02 03:04:05.0", ValueCodec.dateTime(2024, 1, 2, 3, 4, 5, 12345, 1));

@@ -13,15 +13,18 @@ import java.util.Map;
 
 /**
  * Child JVM: reshard's {@link CaptureEngine} captures the backlog from {@code start} (the source's
- * GTID position before the load) into a fresh change topic, with capture's default batching. The
- * clock runs from {@code start()} (preflight, topic creation, {@code initTransactions} included)
- * until a committed position covers {@code end}, the source's position after the load.
+ * GTID position before the load) into a fresh change topic, with capture's default batching unless
+ * system properties {@code reshard.capture.<key>} set other capture keys. The clock runs from
+ * {@code start()} (preflight, topic creation, {@code initTransactions} included) until a committed
+ * position covers {@code end}, the source's position after the load.
  *
  * <p>Arguments: host, port, user, serverId, database, bootstrap, topicPrefix, start, end, rows.
  * Reports seconds, cpuSeconds (this JVM over that window), firstCommitSeconds and the final
  * position.
  */
 public final class ReshardCaptureMain {
+  private static final String CAPTURE_PROPERTY = "reshard.capture.";
+
   private ReshardCaptureMain() {}
 
   /**
@@ -39,6 +42,16 @@ public final class ReshardCaptureMain {
     m.put("kafka.bootstrap.servers", ChildJvm.arg(a, "bootstrap"));
     m.put("topic.prefix", ChildJvm.arg(a, "topicPrefix"));
     m.put("start.position", ChildJvm.arg(a, "start"));
+    // -Dreshard.capture.KEY=VALUE (through --child-jvm-opts) sets capture key KEY: for trying
+    // other batching than the defaults, e.g. -Dreshard.capture.batch.max.rows=5000
+    System.getProperties()
+        .stringPropertyNames()
+        .forEach(
+            k -> {
+              if (k.startsWith(CAPTURE_PROPERTY)) {
+                m.put(k.substring(CAPTURE_PROPERTY.length()), System.getProperty(k));
+              }
+            });
     GtidPosition end = GtidPosition.parse(ChildJvm.arg(a, "end"));
     long[] firstCommit = {0};
     CaptureListener listener =

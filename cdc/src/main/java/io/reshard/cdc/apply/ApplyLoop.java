@@ -48,6 +48,17 @@ public final class ApplyLoop implements Runnable {
   private volatile long lastAppliedTimestamp;
   private volatile boolean caughtUp;
   private volatile long rowsApplied;
+  private volatile long rowsCommitted;
+  private volatile long recordsCommitted;
+  private volatile long commits;
+  // row changes and records in the open target transaction, counted into the above at commit
+  private long rowsInOpenTx;
+  private long recordsInOpenTx;
+
+  /** Kafka timestamp of the oldest record not yet committed to the target, for the lag. */
+  private volatile long oldestUnappliedMillis;
+
+  private boolean oldestKnown;
   private boolean skipErrorRecord;
   private Topic errorTopic;
   private boolean resumeRequested;
@@ -171,11 +182,19 @@ public final class ApplyLoop implements Runnable {
       throws SQLException {
     int rowsInTx = 0;
     boolean stopped = false;
+    if (!batch.isEmpty()) {
+      caughtUp = false; // records the applier has not applied yet: not at the newest position
+      oldestKnown = false;
+    }
     for (Topic t : topics.values()) {
       for (ConsumerRecord<byte[], byte[]> r : batch.records(t.tp)) {
         if (t.stopAt != null && t.position.covers(t.stopAt)) {
           stopped = true;
           break;
+        }
+        if (!oldestKnown) {
+          oldestUnappliedMillis = r.timestamp();
+          oldestKnown = true;
         }
         ChangeRecord rec = ChangeRecords.parse(r);
         String stop = stopReason(t, rec);
@@ -191,9 +210,11 @@ public final class ApplyLoop implements Runnable {
         rowsInTx += applyOne(c, t, rec);
         t.nextOffset = r.offset() + 1;
         lastAppliedTimestamp = r.timestamp();
+        recordsInOpenTx++;
         if (rowsInTx >= config.maxRowsPerCommit()) {
           commit(c, null, null, null);
           rowsInTx = 0;
+          oldestKnown = false; // the next record is now the oldest unapplied one
         }
       }
       if (t.stopAt != null && t.position.covers(t.stopAt)) {
@@ -217,6 +238,7 @@ public final class ApplyLoop implements Runnable {
             && !t.p0.contains(rec.gtid())
             && rows.apply(c, rec) == RowApplier.Outcome.APPLIED) {
           rowsApplied++;
+          rowsInOpenTx++;
           return 1;
         }
         return 0;
@@ -280,6 +302,7 @@ public final class ApplyLoop implements Runnable {
    */
   private void commit(Connection c, Topic stopped, StreamsTable.State newState, String message)
       throws SQLException {
+    rows.flush(); // the batched row statements first: they and the position commit together
     for (Topic t : topics.values()) {
       if (t.nextOffset != t.committedOffset || !t.position.equals(t.committedPosition)) {
         StreamsTable.advance(c, config.workflow(), t.name, t.nextOffset, t.position.toString());
@@ -290,6 +313,11 @@ public final class ApplyLoop implements Runnable {
     }
     c.commit();
     markCommitted();
+    rowsCommitted += rowsInOpenTx;
+    recordsCommitted += recordsInOpenTx;
+    rowsInOpenTx = 0;
+    recordsInOpenTx = 0;
+    commits++;
     if (stopped != null) {
       synchronized (this) {
         state = newState;
@@ -316,6 +344,9 @@ public final class ApplyLoop implements Runnable {
   }
 
   private void rollBack(Connection c, KafkaConsumer<byte[], byte[]> consumer) {
+    rows.discard();
+    rowsInOpenTx = 0;
+    recordsInOpenTx = 0;
     try {
       c.rollback();
     } catch (SQLException ignored) {
@@ -368,13 +399,24 @@ public final class ApplyLoop implements Runnable {
     for (Topic t : topics.values()) {
       all &= consumer.position(t.tp, Duration.ofSeconds(5)) >= ends.get(t.tp);
     }
+    if (!all) {
+      // the next unapplied record is unread: it was published no earlier than the last applied one
+      oldestUnappliedMillis = lastAppliedTimestamp;
+    }
     caughtUp = all;
   }
 
   private Connection connect() throws SQLException {
-    Connection c =
-        DriverManager.getConnection(
-            config.targetJdbcUrl(), config.targetUser(), config.targetPassword());
+    java.util.Properties props = new java.util.Properties();
+    props.setProperty("user", config.targetUser());
+    if (config.targetPassword() != null) {
+      props.setProperty("password", config.targetPassword());
+    }
+    // RowApplier sends consecutive REPLACEs / DELETEs as one batch: with bulk statements the
+    // driver sends a batch as one COM_STMT_BULK_EXECUTE (the server runs its rows in order);
+    // the update counts it then cannot give are not used.
+    props.setProperty("useBulkStmts", "true");
+    Connection c = DriverManager.getConnection(config.targetJdbcUrl(), props);
     try (Statement s = c.createStatement()) {
       String mode;
       try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL.sql_mode")) {
@@ -468,12 +510,36 @@ public final class ApplyLoop implements Runnable {
     notifyAll();
   }
 
+  /**
+   * 0 when the last poll found nothing beyond what is applied; else now minus the Kafka timestamp
+   * (capture's publish time) of the oldest record not yet committed to the target, or of the newest
+   * applied record when the next one is not read yet (an upper bound). Milliseconds.
+   */
   public long lagMillis() {
-    return caughtUp ? 0 : Math.max(0, System.currentTimeMillis() - lastAppliedTimestamp);
+    return caughtUp ? 0 : Math.max(0, System.currentTimeMillis() - oldestUnappliedMillis);
   }
 
+  /** Row changes written to the target (in range) so far, committed or in the open transaction. */
   public long rowsApplied() {
     return rowsApplied;
+  }
+
+  /** Row changes committed to the target so far. */
+  public long rowsCommitted() {
+    return rowsCommitted;
+  }
+
+  /**
+   * Records of the change topics whose processing is committed so far: applied, filtered out or
+   * markers.
+   */
+  public long recordsCommitted() {
+    return recordsCommitted;
+  }
+
+  /** Target transactions committed so far. */
+  public long commits() {
+    return commits;
   }
 
   public synchronized void stop() {

@@ -29,13 +29,26 @@ import java.util.Objects;
  *   <li>delete: delete by primary key if the before-image was in range.
  * </ul>
  *
- * Generated columns are never written. Full row images are required (capture refuses others). Not
- * thread-safe: one per applier thread, used with that applier's connection.
+ * Generated columns are never written. Full row images are required (capture refuses others).
+ *
+ * <p>Batching: the statements are not sent one by one. Consecutive statements of the same kind
+ * ({@code REPLACE} or {@code DELETE}) on the same table schema are added to one JDBC batch of a
+ * statement prepared once per schema, and sent as one round trip (with the driver's {@code
+ * useBulkStmts}, one {@code COM_STMT_BULK_EXECUTE}). A statement of another kind or table sends the
+ * open batch first, and the server runs a batch's rows in order, so the target sees exactly the
+ * sequence of statements the row changes call for: later changes of the same key still win, a
+ * delete of an old key still precedes the replace of its new one. The caller must {@link #flush}
+ * before it stores its position and commits, and {@link #discard} after a rollback.
+ *
+ * <p>Not thread-safe: one per applier thread, used with that applier's connection.
  */
 public final class RowApplier {
   private final KeyRange range;
   private final VSchema vschema;
   private final Map<TableSchema, Statements> statements = new HashMap<>();
+  private Connection preparedOn;
+  private PreparedStatement open;
+  private int openRows;
 
   /** What applying a record did. */
   public enum Outcome {
@@ -52,7 +65,7 @@ public final class RowApplier {
 
   /**
    * Applies a DATA record with op {@code c}, {@code u} or {@code d} through {@code c}, in the
-   * caller's transaction.
+   * caller's transaction. Its statements may wait in the open batch until {@link #flush}.
    *
    * @throws SQLException from the target
    * @throws IllegalArgumentException if the op is not a row change
@@ -65,6 +78,10 @@ public final class RowApplier {
         r.before() != null && inRange(vindex, schema.column(keyColumn), r.before().get(keyColumn));
     boolean afterIn =
         r.after() != null && inRange(vindex, schema.column(keyColumn), r.after().get(keyColumn));
+    if (preparedOn != c) {
+      forget();
+      preparedOn = c;
+    }
     Statements st = statements.computeIfAbsent(schema, s -> new Statements(s));
     boolean wrote = false;
     switch (r.op()) {
@@ -96,6 +113,63 @@ public final class RowApplier {
     return wrote ? Outcome.APPLIED : Outcome.OUT_OF_RANGE;
   }
 
+  /**
+   * Sends the open batch, if any, in the caller's transaction.
+   *
+   * @throws SQLException from the target; the batch is gone either way (roll back and replay)
+   */
+  public void flush() throws SQLException {
+    PreparedStatement ps = open;
+    if (ps == null) {
+      return;
+    }
+    open = null;
+    openRows = 0;
+    try {
+      ps.executeBatch();
+    } catch (SQLException e) {
+      ps.clearBatch();
+      throw e;
+    }
+  }
+
+  /** Drops the open batch unsent: after a rollback, whose replay adds its rows again. */
+  public void discard() {
+    if (open != null) {
+      try {
+        open.clearBatch();
+      } catch (SQLException ignored) {
+        // a broken connection: nothing of the batch reached the target
+      }
+      open = null;
+      openRows = 0;
+    }
+  }
+
+  /** Statements in the open batch, not yet sent. */
+  int pendingStatements() {
+    return openRows;
+  }
+
+  /** Closes the prepared statements of a connection no longer used. */
+  private void forget() {
+    discard();
+    for (Statements st : statements.values()) {
+      st.close();
+    }
+    statements.clear();
+  }
+
+  /** Adds {@code ps}, bound, to the open batch; a batch of another statement is sent first. */
+  private void add(PreparedStatement ps) throws SQLException {
+    if (open != ps) {
+      flush();
+      open = ps;
+    }
+    ps.addBatch();
+    openRows++;
+  }
+
   /** True if the table is sharded in the vschema (has a primary vindex): a moved table. */
   public boolean isMoved(String table) {
     return vschema.table(table).flatMap(t -> t.primaryVindex()).isPresent();
@@ -114,13 +188,15 @@ public final class RowApplier {
     return range.contains(vindex.keyspaceId(key));
   }
 
-  /** The statements of one table schema version. */
-  private static final class Statements {
+  /** The statements of one table schema version, prepared once on the applier's connection. */
+  private final class Statements {
     private final TableSchema schema;
     private final List<ColumnDef> written = new ArrayList<>();
     private final List<ColumnDef> key = new ArrayList<>();
     private final String replaceSql;
     private final String deleteSql;
+    private PreparedStatement replace;
+    private PreparedStatement delete;
 
     Statements(TableSchema schema) {
       this.schema = schema;
@@ -153,23 +229,41 @@ public final class RowApplier {
     }
 
     void replace(Connection c, Map<String, Object> image) throws SQLException {
-      try (PreparedStatement ps = c.prepareStatement(replaceSql)) {
-        for (int i = 0; i < written.size(); i++) {
-          ColumnDef col = written.get(i);
-          JdbcValues.bind(ps, i + 1, col, image.get(col.name()));
-        }
-        ps.executeUpdate();
+      if (replace == null) {
+        replace = c.prepareStatement(replaceSql);
       }
+      bindAll(replace, written, image);
+      add(replace);
     }
 
     void delete(Connection c, Map<String, Object> image) throws SQLException {
-      try (PreparedStatement ps = c.prepareStatement(deleteSql)) {
-        for (int i = 0; i < key.size(); i++) {
-          ColumnDef col = key.get(i);
-          JdbcValues.bind(ps, i + 1, col, image.get(col.name()));
-        }
-        ps.executeUpdate();
+      if (delete == null) {
+        delete = c.prepareStatement(deleteSql);
       }
+      bindAll(delete, key, image);
+      add(delete);
+    }
+
+    private void bindAll(PreparedStatement ps, List<ColumnDef> columns, Map<String, Object> image)
+        throws SQLException {
+      for (int i = 0; i < columns.size(); i++) {
+        ColumnDef col = columns.get(i);
+        JdbcValues.bind(ps, i + 1, col, image.get(col.name()));
+      }
+    }
+
+    void close() {
+      for (PreparedStatement ps : new PreparedStatement[] {replace, delete}) {
+        if (ps != null) {
+          try {
+            ps.close();
+          } catch (SQLException ignored) {
+            // the connection is gone
+          }
+        }
+      }
+      replace = null;
+      delete = null;
     }
 
     boolean sameKey(Map<String, Object> a, Map<String, Object> b) {

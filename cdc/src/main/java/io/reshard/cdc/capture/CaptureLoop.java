@@ -56,6 +56,11 @@ final class CaptureLoop {
   private final SchemaCache schemas;
   private final CaptureListener listener;
   private final Duration pollInterval;
+  // read once: the config's getters parse their text on every call, and these are read per row
+  private final int batchMaxRows;
+  private final long batchMaxBytes;
+  private final long batchMaxWaitNanos;
+  private final long heartbeatNanos;
 
   private GtidPosition gtids;
   private CapturePosition resume;
@@ -103,6 +108,10 @@ final class CaptureLoop {
     this.file = start.binlogFile();
     this.nextPos = start.binlogPosition();
     this.lastEventMillis = start.timestampMillis();
+    this.batchMaxRows = config.batchMaxRows();
+    this.batchMaxBytes = config.batchMaxBytes();
+    this.batchMaxWaitNanos = config.batchMaxWait().toNanos();
+    this.heartbeatNanos = config.heartbeatInterval().toNanos();
     this.pollInterval =
         Duration.ofMillis(Math.max(10, Math.min(config.batchMaxWait().toMillis(), 1000) / 2));
   }
@@ -312,9 +321,7 @@ final class CaptureLoop {
     gtids = gtids.with(txn.gtid);
     txn = null;
     if (publisher.hasOpenBatch()
-        && (batchFull()
-            || session.isIdle()
-            || publisher.batchAgeNanos() >= config.batchMaxWait().toNanos())) {
+        && (batchFull() || session.isIdle() || publisher.batchAgeNanos() >= batchMaxWaitNanos)) {
       commit();
     }
   }
@@ -340,17 +347,14 @@ final class CaptureLoop {
   }
 
   private boolean batchFull() {
-    return publisher.batchRows() >= config.batchMaxRows()
-        || publisher.batchBytes() >= config.batchMaxBytes();
+    return publisher.batchRows() >= batchMaxRows || publisher.batchBytes() >= batchMaxBytes;
   }
 
   private void onIdle() {
     boolean open = publisher.hasOpenBatch();
-    if (open && (txn == null || publisher.batchAgeNanos() > config.heartbeatInterval().toNanos())) {
+    if (open && (txn == null || publisher.batchAgeNanos() > heartbeatNanos)) {
       commit(); // nothing more came, or a slow transaction must not keep Kafka's open too long
-    } else if (!open
-        && txn == null
-        && System.nanoTime() - lastCommitNanos >= config.heartbeatInterval().toNanos()) {
+    } else if (!open && txn == null && System.nanoTime() - lastCommitNanos >= heartbeatNanos) {
       heartbeat();
     }
   }

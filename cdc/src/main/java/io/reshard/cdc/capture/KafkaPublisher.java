@@ -5,6 +5,7 @@ import io.reshard.cdc.CaptureFencedException;
 import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.CdcException;
 import io.reshard.cdc.ChangeRecords;
+import io.reshard.cdc.RecordKind;
 import io.reshard.cdc.UnsupportedChangeException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -37,7 +38,17 @@ final class KafkaPublisher implements AutoCloseable {
   /** Kafka's default {@code transaction.timeout.ms}. */
   private static final String DEFAULT_TRANSACTION_TIMEOUT = "60000";
 
+  /**
+   * The producer's {@code batch.size} unless overridden: 256 KiB instead of Kafka's 16 KiB. Capture
+   * sends ~1,000 small records per transaction as fast as it can encode them; bigger batches mean
+   * fewer requests and fewer lz4 frames (each with a 64 KiB block buffer), measured ~10 % of
+   * capture's CPU at 16 KiB.
+   */
+  static final String DEFAULT_BATCH_SIZE = Integer.toString(256 * 1024);
+
   private final CaptureConfig config;
+  private final String changeTopic;
+  private final String offsetsTopic;
   private final KafkaProducer<byte[], byte[]> producer;
   private final byte[] offsetsKey;
   private final long maxRecordBytes;
@@ -54,12 +65,15 @@ final class KafkaPublisher implements AutoCloseable {
    */
   KafkaPublisher(CaptureConfig config, byte[] offsetsKey, int maxMessageBytes) {
     this.config = config;
+    this.changeTopic = config.changeTopic();
+    this.offsetsTopic = config.offsetsTopic();
     this.offsetsKey = offsetsKey;
     Properties p = new Properties();
     p.putAll(config.producerOverrides());
     p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxMessageBytes));
     p.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     p.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, "5");
+    p.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, DEFAULT_BATCH_SIZE);
     // tiny back-to-back transactions wait out CONCURRENT_TRANSACTIONS retries: keep them short
     p.putIfAbsent(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "10");
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
@@ -109,8 +123,8 @@ final class KafkaPublisher implements AutoCloseable {
     }
     begin();
     ProducerRecord<byte[], byte[]> record =
-        new ProducerRecord<>(config.changeTopic(), 0, r.key(), r.value());
-    record.headers().add(ChangeRecords.KIND_HEADER, bytes(r.kind().headerValue()));
+        new ProducerRecord<>(changeTopic, 0, r.key(), r.value());
+    record.headers().add(ChangeRecords.KIND_HEADER, KIND_BYTES[r.kind().ordinal()]);
     if (r.schema() != null) {
       record.headers().add(ChangeRecords.SCHEMA_HEADER, r.schema());
     }
@@ -125,7 +139,7 @@ final class KafkaPublisher implements AutoCloseable {
     } catch (RuntimeException e) {
       throw translate(e, "sending " + r.describe());
     }
-    batchRows += r.kind() == io.reshard.cdc.RecordKind.DATA ? 1 : 0;
+    batchRows += r.kind() == RecordKind.DATA ? 1 : 0;
     batchBytes += size;
   }
 
@@ -136,7 +150,7 @@ final class KafkaPublisher implements AutoCloseable {
   void commit(CapturePosition position) {
     begin();
     try {
-      producer.send(new ProducerRecord<>(config.offsetsTopic(), 0, offsetsKey, position.toJson()));
+      producer.send(new ProducerRecord<>(offsetsTopic, 0, offsetsKey, position.toJson()));
       producer.commitTransaction();
     } catch (RuntimeException e) {
       throw translate(e, "committing up to " + position);
@@ -240,7 +254,9 @@ final class KafkaPublisher implements AutoCloseable {
     return new CdcException.Retriable("Kafka failed while " + doing + ": " + message, e);
   }
 
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
+  /** The kind header's value of each {@link RecordKind}, by ordinal (headers copy nothing). */
+  private static final byte[][] KIND_BYTES =
+      java.util.Arrays.stream(RecordKind.values())
+          .map(k -> k.headerValue().getBytes(StandardCharsets.UTF_8))
+          .toArray(byte[][]::new);
 }

@@ -1,6 +1,7 @@
 package io.reshard.cdc.capture;
 
 import io.reshard.cdc.RecordKind;
+import java.nio.charset.StandardCharsets;
 
 /**
  * One encoded record ready for the change topic.
@@ -9,9 +10,28 @@ import io.reshard.cdc.RecordKind;
  * @param key the JSON key bytes, or null
  * @param value the JSON value bytes
  * @param schema the schema header bytes, or null
- * @param describe what the record is, for error messages ({@code ks.t key {"id":1}})
+ * @param subject what the record is about ({@code ks.t}, {@code BEGIN <gtid>}, ...), for error
+ *     messages
+ * @param keyed true if {@link #describe} names the key after the subject (row changes)
  */
-record OutRecord(RecordKind kind, byte[] key, byte[] value, byte[] schema, String describe) {
+record OutRecord(
+    RecordKind kind, byte[] key, byte[] value, byte[] schema, String subject, boolean keyed) {
+
+  /** A record described by {@code subject} alone. */
+  OutRecord(RecordKind kind, byte[] key, byte[] value, byte[] schema, String subject) {
+    this(kind, key, value, schema, subject, false);
+  }
+
+  /**
+   * What the record is, for error messages ({@code ks.t key {"id":1}}). Built only when asked: the
+   * key's text is not needed for the records that are published without trouble.
+   */
+  String describe() {
+    if (!keyed) {
+      return subject;
+    }
+    return subject + " key " + (key == null ? "none" : new String(key, StandardCharsets.UTF_8));
+  }
 
   /** The serialized size Kafka will see, roughly: key, value, headers and record overhead. */
   long sizeBytes() {

@@ -148,6 +148,52 @@ class RecordFormatTest {
   }
 
   @Test
+  void streamedUpdateEqualsTheTreeFormByteForByte() throws Exception {
+    // before: raw text and NULLs; after: exact text, BigInteger key; a null GTID in the source
+    Object[] before = {-5L, new byte[] {(byte) 0xC3, 0x28}, null, null};
+    Object[] after = {
+      new BigInteger("18446744073709551615"), "a\"b\\c\u0001", new byte[] {9, 9}, 3L
+    };
+    SourceInfo src = new SourceInfo(7, null, "f\u00e9", 99, 3, "ks", "t", 12);
+    OutRecord out = encoder.row(table, "u", before, after, src, 4, 2);
+
+    com.fasterxml.jackson.databind.ObjectMapper m =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode v = m.createObjectNode();
+    treeImage(v, "before", before);
+    treeImage(v, "after", after);
+    com.fasterxml.jackson.databind.node.ObjectNode s = v.putObject("source");
+    s.put("version", "reshard-0.1").put("connector", "mariadb").put("name", "p");
+    s.put("snapshot", "false").put("server_id", 7L).put("keyspace", "ks").put("shard", "-80");
+    s.putNull("gtid");
+    s.put("file", "f\u00e9").put("pos", 99L).put("row", 3).put("db", "ks").put("table", "t");
+    s.put("ts_ms", 12L);
+    v.put("op", "u").put("ts_ms", CLOCK.millis());
+    v.putObject("transaction")
+        .putNull("id")
+        .put("total_order", 4L)
+        .put("data_collection_order", 2L);
+    assertEquals(m.writeValueAsString(v), new String(out.value(), StandardCharsets.UTF_8));
+    assertEquals("{\"id\":18446744073709551615}", new String(out.key(), StandardCharsets.UTF_8));
+    assertEquals("ks.t key {\"id\":18446744073709551615}", out.describe());
+  }
+
+  private void treeImage(
+      com.fasterxml.jackson.databind.node.ObjectNode v, String field, Object[] row) {
+    com.fasterxml.jackson.databind.node.ObjectNode image = v.putObject(field);
+    com.fasterxml.jackson.databind.node.ObjectNode raw = null;
+    for (int i = 0; i < row.length; i++) {
+      ColumnDef c = schema.columns().get(i);
+      image.set(c.name(), io.reshard.cdc.ValueCodec.toJson(c, row[i]));
+      com.fasterxml.jackson.databind.JsonNode r = io.reshard.cdc.ValueCodec.rawJson(c, row[i]);
+      if (r != null) {
+        raw = raw == null ? v.putObject(field + "_raw") : raw;
+        raw.set(c.name(), r);
+      }
+    }
+  }
+
+  @Test
   void beginEndHeartbeatAndSchemaRecords() {
     ChangeRecord begin = ChangeRecords.parse(consumerRecord(encoder.begin("1-1-9", 5), 0));
     assertEquals(RecordKind.BEGIN, begin.kind());
