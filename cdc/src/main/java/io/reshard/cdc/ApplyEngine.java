@@ -84,22 +84,7 @@ public final class ApplyEngine implements AutoCloseable {
    * @return false on timeout or if the stream stopped in error
    */
   public boolean awaitStopped(String topic, GtidPosition position, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    if (!loop.awaitApplied(topic, position, timeout)) {
-      return false;
-    }
-    while (loop.state() != StreamsTable.State.STOPPED) {
-      if (System.nanoTime() > deadline || loop.state() == StreamsTable.State.ERROR) {
-        return false;
-      }
-      try {
-        Thread.sleep(5);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
-    }
-    return true;
+    return loop.awaitStopped(topic, position, timeout);
   }
 
   /** Resumes a stream paused by {@link #stopAt}. */

@@ -440,6 +440,37 @@ public final class ApplyLoop implements Runnable {
     return true;
   }
 
+  /**
+   * Waits until the stream of {@code topic} has stopped at its stop point ({@link #stopAt}, {@link
+   * #runTo}) with every transaction of {@code position} committed. Woken by the commit that stops
+   * the stream, so it returns as soon as that commit is done, with no polling delay.
+   *
+   * @return false on timeout, or if the stream stopped in error
+   */
+  public synchronized boolean awaitStopped(String topic, GtidPosition position, Duration timeout) {
+    Topic t = topics.get(topic);
+    if (t == null) {
+      throw new IllegalArgumentException("not a source topic of this applier: " + topic);
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (state != StreamsTable.State.STOPPED
+        || resumeRequested
+        || t.committedPosition == null
+        || !t.committedPosition.covers(position)) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0 || (state == StreamsTable.State.ERROR && !resumeRequested)) {
+        return false;
+      }
+      try {
+        wait(Math.max(1, Math.min(left / 1_000_000, 100)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
   public synchronized void stopAt(String topic, GtidPosition position) {
     topics.get(topic).stopAt = position;
   }
