@@ -5,7 +5,9 @@ import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,6 +22,7 @@ final class ReverseTrafficPhase {
   private final Streams streams;
   private final WorkflowEngine engine;
   private final ShardMapPublisher publisher;
+  private final CutoverSteps steps = new CutoverSteps();
 
   ReverseTrafficPhase(
       WorkflowSpec spec, Streams streams, WorkflowEngine engine, ShardMapPublisher publisher) {
@@ -29,37 +32,64 @@ final class ReverseTrafficPhase {
     this.publisher = publisher;
   }
 
+  /** The time each step took, filled in by {@link #run}. */
+  CutoverSteps steps() {
+    return steps;
+  }
+
   Workflow run(Workflow w) throws Exception {
     w =
         engine.transition(
             w, WorkflowState.REVERSING, "fencing " + MapChanges.names(spec.targets()));
+    steps.begin();
+    // the sources' capture runs since before the forward switch; this only checks it
+    for (ShardServer s : spec.sources()) {
+      streams.ensureCapture(s, Duration.ofSeconds(60));
+    }
+    // every connection the window needs is opened before it: a handshake costs milliseconds
+    try (ServerFence.Connections conns = ServerFence.Connections.open(servers())) {
+      steps.mark("prepare connections");
+      return runFenced(w, conns);
+    }
+  }
+
+  private Workflow runFenced(Workflow w, ServerFence.Connections conns) throws Exception {
+    steps.start();
     try {
       for (ShardServer t : spec.targets()) {
-        ServerFence.fence(t, spec.keyspace(), spec.fenceLockWait());
+        ServerFence.fence(conns.of(t), t, spec.keyspace(), spec.fenceLockWait());
       }
+      steps.mark("fence");
     } catch (SQLException e) {
       return abort(w, "fencing the targets timed out [error " + e.getErrorCode() + "]", e);
     }
     Map<String, GtidPosition> g = new LinkedHashMap<>();
     for (ShardServer t : spec.targets()) {
-      g.put(t.shard(), ServerFence.position(t));
+      g.put(t.shard(), ServerFence.position(conns.of(t)));
     }
-    if (!streams.awaitApplied(streams.reverse(), g, spec.catchUpTimeout())) {
+    steps.mark("read G");
+    // stop point first, so each reverse applier stops in the commit that applies G (never after)
+    if (!streams.runToAndPause(streams.reverse(), g, spec.catchUpTimeout())) {
+      streams.resume(streams.reverse());
       return abort(w, "the sources did not apply " + g + " in time", null);
     }
-    streams.pauseAt(streams.reverse(), g, spec.catchUpTimeout());
+    steps.mark("catch-up and pause");
     Map<String, GtidPosition> p0 = new LinkedHashMap<>();
     for (ShardServer s : spec.sources()) {
-      streams.ensureCapture(s, Duration.ofSeconds(60));
-      p0.put(s.shard(), ServerFence.position(s));
+      p0.put(s.shard(), ServerFence.position(conns.of(s)));
     }
     streams.startForward(p0);
+    steps.mark("forward streams");
     ShardMap next = MapChanges.sourcesServe(publisher.newest().orElseThrow(), spec);
+    steps.mark("read map");
     for (ShardServer s : spec.sources()) {
-      ServerFence.open(s, spec.keyspace(), MapChanges.epochOf(next, s));
+      ServerFence.open(conns.of(s), s, spec.keyspace(), MapChanges.epochOf(next, s));
     }
+    steps.mark("open sources");
     publisher.publish(next);
+    steps.mark("publish");
     streams.freeze(streams.reverse());
+    steps.mark("after: stop reverse streams");
     return engine.transition(
         w.withDiff(false, w.updatedAt()).withError(null, w.updatedAt()),
         WorkflowState.RUNNING,
@@ -67,6 +97,13 @@ final class ReverseTrafficPhase {
             + MapChanges.names(spec.sources())
             + "; forward streams restarted from "
             + p0);
+  }
+
+  /** The sources and the targets. */
+  private List<ShardServer> servers() {
+    List<ShardServer> all = new ArrayList<>(spec.sources());
+    all.addAll(spec.targets());
+    return all;
   }
 
   private Workflow abort(Workflow w, String why, Throwable cause) throws SQLException {

@@ -37,6 +37,7 @@ final class SwitchWritesPhase {
   private final Streams streams;
   private final WorkflowEngine engine;
   private final ShardMapPublisher publisher;
+  private final CutoverSteps steps = new CutoverSteps();
 
   SwitchWritesPhase(
       WorkflowSpec spec, Streams streams, WorkflowEngine engine, ShardMapPublisher publisher) {
@@ -44,6 +45,11 @@ final class SwitchWritesPhase {
     this.streams = streams;
     this.engine = engine;
     this.publisher = publisher;
+  }
+
+  /** The time each step took, filled in by {@link #run}. */
+  CutoverSteps steps() {
+    return steps;
   }
 
   /**
@@ -55,90 +61,98 @@ final class SwitchWritesPhase {
   Workflow run(Workflow w, boolean force) throws Exception {
     refuseUnlessReady(w, force);
     // capture the targets before the drain, so the fenced window never waits for a capture to
-    // start;
-    // the reverse streams start later, from the targets' positions at step 6, and skip what is
-    // before
+    // start; the reverse streams start later, from the targets' positions at step 6, and skip what
+    // is before
+    steps.begin();
     for (ShardServer t : spec.targets()) {
       streams.ensureCapture(t, Duration.ofSeconds(60));
     }
+    steps.mark("prepare capture");
     WorkflowState before = w.state();
     w =
         engine.transition(
             w,
             WorkflowState.SWITCHING_WRITES,
             "phase 2/8 fencing " + MapChanges.names(spec.sources()));
-    long t0 = System.nanoTime();
-    Map<String, GtidPosition> g = fenceAndReadPositions(w, before);
-    long fenced = System.nanoTime();
-    LOG.info(
-        "workflow {}: phase 4/8 waiting for {} to apply G = {}",
-        spec.name(),
-        MapChanges.names(spec.targets()),
-        g);
-    if (!streams.awaitApplied(streams.forward(), g, spec.catchUpTimeout())) {
-      rollBack(w, before);
-      throw new CutoverAbortedException(
-          "workflow "
-              + spec.name()
-              + ": the targets did not apply "
-              + g
-              + " within "
-              + spec.catchUpTimeout().toMillis()
-              + " ms; the sources are writable again, the shard map is unchanged",
-          null);
+    steps.begin();
+    // every connection the window needs is opened before it: a handshake costs milliseconds
+    try (ServerFence.Connections conns = ServerFence.Connections.open(servers())) {
+      steps.mark("prepare connections");
+      steps.start();
+      Map<String, GtidPosition> g = fenceAndReadPositions(w, before, conns);
+      LOG.info(
+          "workflow {}: phase 4/8 waiting for {} to apply G = {} and stop there",
+          spec.name(),
+          MapChanges.names(spec.targets()),
+          g);
+      // the stop point is set before the catch-up, so each applier stops in the very commit that
+      // applies G (DESIGN 4.8 step 4: it never applies anything after G) and wakes us
+      if (!streams.runToAndPause(streams.forward(), g, spec.catchUpTimeout())) {
+        streams.resume(streams.forward());
+        rollBack(w, before);
+        throw new CutoverAbortedException(
+            "workflow "
+                + spec.name()
+                + ": the targets did not apply "
+                + g
+                + " within "
+                + spec.catchUpTimeout().toMillis()
+                + " ms; the sources are writable again, the shard map is unchanged",
+            null);
+      }
+      steps.mark("catch-up and pause");
+      w =
+          engine.transition(
+              w.withJournal(g.toString(), w.updatedAt()),
+              WorkflowState.WRITES_SWITCHED,
+              "phase 5/8 journal: forward streams frozen at " + g);
+      steps.mark("journal");
+      finishForward(w, conns);
     }
-    long t4 = System.nanoTime();
-    LOG.info(
-        "workflow {}: step 3-4 G read and applied {} ms", spec.name(), (t4 - fenced) / 1_000_000);
-    streams.pauseAt(streams.forward(), g, spec.catchUpTimeout());
-    LOG.info(
-        "workflow {}: forward streams frozen at G in {} ms",
-        spec.name(),
-        (System.nanoTime() - t4) / 1_000_000);
-    w =
-        engine.transition(
-            w.withJournal(g.toString(), w.updatedAt()),
-            WorkflowState.WRITES_SWITCHED,
-            "phase 5/8 journal: forward streams frozen at " + g);
-    finishForward(w);
     streams.freeze(streams.forward()); // paused since step 4; now their threads and connections go
-    LOG.info(
-        "workflow {}: writes switched in {} ms; the sources were fenced for {} ms until the map was published",
-        spec.name(),
-        (System.nanoTime() - t0) / 1_000_000,
-        (System.nanoTime() - fenced) / 1_000_000);
+    steps.mark("after: stop forward streams");
+    LOG.info("workflow {}: writes switched; {}", spec.name(), steps);
     return w;
   }
 
   /** Steps 6-8: idempotent, so a restarted switcher that finds the journal finishes forward. */
   void finishForward(Workflow w) throws Exception {
+    try (ServerFence.Connections conns = ServerFence.Connections.open(spec.targets())) {
+      finishForward(w, conns);
+    }
+  }
+
+  /** Steps 6-8 on connections opened before (to every target at least). */
+  private void finishForward(Workflow w, ServerFence.Connections conns) throws Exception {
     Map<String, GtidPosition> start = new LinkedHashMap<>();
     for (ShardServer t : spec.targets()) {
       if (streams.capture(t.shard()) == null) {
         streams.ensureCapture(t, Duration.ofSeconds(60)); // a restarted switcher finishing forward
       }
-      start.put(t.shard(), ServerFence.position(t));
+      start.put(t.shard(), ServerFence.position(conns.of(t)));
     }
-    long t6 = System.nanoTime();
     streams.startReverse(start);
+    steps.mark("reverse streams");
     ShardMap next = MapChanges.targetsServe(publisher.newest().orElseThrow(), spec);
-    long t7 = System.nanoTime();
+    steps.mark("read map");
     for (ShardServer t : spec.targets()) {
-      ServerFence.open(t, spec.keyspace(), MapChanges.epochOf(next, t));
+      ServerFence.open(conns.of(t), t, spec.keyspace(), MapChanges.epochOf(next, t));
     }
-    long t8 = System.nanoTime();
+    steps.mark("open targets");
     publisher.publish(next);
-    LOG.debug(
-        "workflow {}: step 6 reverse streams {} ms, step 7 open targets {} ms, step 8 publish {} ms",
-        spec.name(),
-        (t7 - t6) / 1_000_000,
-        (t8 - t7) / 1_000_000,
-        (System.nanoTime() - t8) / 1_000_000);
+    steps.mark("publish");
     LOG.info(
         "workflow {}: phase 8/8 shard map version {} published: {} serve writes",
         spec.name(),
         next.version(),
         MapChanges.names(spec.targets()));
+  }
+
+  /** The sources and the targets. */
+  private List<ShardServer> servers() {
+    List<ShardServer> all = new java.util.ArrayList<>(spec.sources());
+    all.addAll(spec.targets());
+    return all;
   }
 
   private void refuseUnlessReady(Workflow w, boolean force) {
@@ -165,12 +179,13 @@ final class SwitchWritesPhase {
     }
   }
 
-  private Map<String, GtidPosition> fenceAndReadPositions(Workflow w, WorkflowState before)
-      throws Exception {
+  private Map<String, GtidPosition> fenceAndReadPositions(
+      Workflow w, WorkflowState before, ServerFence.Connections conns) throws Exception {
     try {
       for (ShardServer s : spec.sources()) {
-        ServerFence.fence(s, spec.keyspace(), spec.fenceLockWait());
+        ServerFence.fence(conns.of(s), s, spec.keyspace(), spec.fenceLockWait());
       }
+      steps.mark("fence");
     } catch (SQLException e) {
       rollBack(w, before);
       throw new CutoverAbortedException(
@@ -185,8 +200,9 @@ final class SwitchWritesPhase {
     }
     Map<String, GtidPosition> g = new LinkedHashMap<>();
     for (ShardServer s : spec.sources()) {
-      g.put(s.shard(), ServerFence.position(s));
+      g.put(s.shard(), ServerFence.position(conns.of(s)));
     }
+    steps.mark("read G");
     return g;
   }
 
