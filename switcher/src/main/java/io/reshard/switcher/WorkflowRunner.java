@@ -36,6 +36,7 @@ public final class WorkflowRunner implements AutoCloseable {
   private final Streams streams;
   private Workflow workflow;
   private Map<String, GtidPosition> p0;
+  private CutoverSteps lastCutoverSteps = new CutoverSteps();
 
   public WorkflowRunner(WorkflowSpec spec, WorkflowEngine engine, ShardMapPublisher publisher) {
     if (spec.sources().size() != 1) {
@@ -136,7 +137,9 @@ public final class WorkflowRunner implements AutoCloseable {
   /** Writes of the moved range go to the targets; see {@link SwitchWritesPhase}. */
   public Workflow switchWrites(boolean force) throws Exception {
     try {
-      workflow = new SwitchWritesPhase(spec, streams, engine, publisher).run(workflow, force);
+      SwitchWritesPhase phase = new SwitchWritesPhase(spec, streams, engine, publisher);
+      lastCutoverSteps = phase.steps();
+      workflow = phase.run(workflow, force);
     } catch (CutoverAbortedException e) {
       workflow = engine.store().load(spec.name()).orElse(workflow);
       throw e;
@@ -147,7 +150,9 @@ public final class WorkflowRunner implements AutoCloseable {
   /** Writes (and reads) back to the sources; see {@link ReverseTrafficPhase}. */
   public Workflow reverseTraffic() throws Exception {
     try {
-      workflow = new ReverseTrafficPhase(spec, streams, engine, publisher).run(workflow);
+      ReverseTrafficPhase phase = new ReverseTrafficPhase(spec, streams, engine, publisher);
+      lastCutoverSteps = phase.steps();
+      workflow = phase.run(workflow);
     } catch (CutoverAbortedException e) {
       workflow = engine.store().load(spec.name()).orElse(workflow);
       throw e;
@@ -200,6 +205,14 @@ public final class WorkflowRunner implements AutoCloseable {
     }
     workflow = engine.transition(workflow, WorkflowState.CANCELLED, "targets emptied");
     return workflow;
+  }
+
+  /**
+   * The step timings of the last {@link #switchWrites} or {@link #reverseTraffic} (empty before the
+   * first); for the cutover benchmark and for logs.
+   */
+  public CutoverSteps lastCutoverSteps() {
+    return lastCutoverSteps;
   }
 
   /** The largest apply lag of the forward streams, in ms. */
