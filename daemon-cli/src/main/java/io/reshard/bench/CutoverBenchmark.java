@@ -74,15 +74,20 @@ public final class CutoverBenchmark {
   private final int switches;
   private final int writers;
   private final Duration settle;
+  private final int writesPerSecond;
 
   /**
    * @param switches switches to measure, forward and reverse alternating (forward first)
    * @param writers writer threads
+   * @param writesPerSecond the writers' paced rate, all threads together: low enough for the
+   *     appliers of this small machine to keep up (the switch refuses a lagging stream), high enough
+   *     that the gap between acknowledgements resolves a few milliseconds
    * @param settle how long writes continue after a switch returned before the next one (the gap is
    *     measured over this time too)
    */
-  public CutoverBenchmark(PrintWriter out, int switches, int writers, Duration settle) {
-    if (switches < 1 || writers < 1 || settle.isNegative()) {
+  public CutoverBenchmark(
+      PrintWriter out, int switches, int writers, int writesPerSecond, Duration settle) {
+    if (switches < 1 || writers < 1 || writesPerSecond < 1 || settle.isNegative()) {
       throw new IllegalArgumentException(
           "switches and writers must be at least 1 and settle not negative");
     }
@@ -90,6 +95,7 @@ public final class CutoverBenchmark {
     this.switches = switches;
     this.writers = writers;
     this.settle = settle;
+    this.writesPerSecond = writesPerSecond;
   }
 
   /** One measured switch. */
@@ -113,8 +119,8 @@ public final class CutoverBenchmark {
         new ClusterSpec(dir, 1, 2, FreePorts.block(27606, 3), FreePorts.block(29792, 2));
     out.printf(
         "cutover benchmark: split - into -80 and 80-, %d switches (forward and reverse"
-            + " alternating), %d writer threads through router-lib, buffering on%n",
-        switches, writers);
+            + " alternating), %d writer threads through router-lib at %d writes/s, buffering on%n",
+        switches, writers, writesPerSecond);
     out.flush();
     ClusterDescriptor cluster = LocalCluster.up(spec, line -> {});
     boolean ok = false;
@@ -182,7 +188,7 @@ public final class CutoverBenchmark {
               Router.create(maps, EndpointResolver.of(endpoints), RouterConfig.defaults())) {
         Map<Long, Long> seenNanos = new ConcurrentHashMap<>();
         maps.addListener(m -> seenNanos.putIfAbsent(m.version(), System.nanoTime()));
-        Writers w = new Writers(router, writers);
+        Writers w = new Writers(router, writers, writesPerSecond);
         List<Switch> measured = new ArrayList<>();
         try (WorkflowRunner runner =
             new WorkflowRunner(workflow, new WorkflowEngine(store, Clock.systemUTC()), publisher)) {
@@ -195,6 +201,7 @@ public final class CutoverBenchmark {
           Thread.sleep(Math.max(1000, settle.toMillis()));
           for (int i = 0; i < switches; i++) {
             boolean forward = i % 2 == 0;
+            awaitLagBelow(runner, Duration.ofSeconds(1), Duration.ofSeconds(60));
             w.measureFrom();
             if (forward) {
               runner.switchWrites(i > 0); // a reverse marks the diff stale; the data is the same
@@ -221,6 +228,15 @@ public final class CutoverBenchmark {
         }
         return w.failed.get() == 0 && found == w.acknowledged.get();
       }
+    }
+  }
+
+  /** Waits until the forward streams lag less than {@code limit} (the switch refuses more). */
+  private static void awaitLagBelow(WorkflowRunner runner, Duration limit, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (runner.maxLagMillis() >= limit.toMillis() && System.nanoTime() < deadline) {
+      Thread.sleep(50);
     }
   }
 
@@ -333,6 +349,7 @@ public final class CutoverBenchmark {
   private static final class Writers {
     final Router router;
     final int threads;
+    final long intervalNanos;
     final AtomicBoolean stop = new AtomicBoolean();
     final AtomicLong nextId = new AtomicLong();
     final AtomicLong acknowledged = new AtomicLong();
@@ -344,9 +361,10 @@ public final class CutoverBenchmark {
     private ExecutorService pool;
     private final List<Future<?>> running = new ArrayList<>();
 
-    Writers(Router router, int threads) {
+    Writers(Router router, int threads, int writesPerSecond) {
       this.router = router;
       this.threads = threads;
+      this.intervalNanos = 1_000_000_000L * threads / writesPerSecond;
     }
 
     void start() {
@@ -365,7 +383,13 @@ public final class CutoverBenchmark {
 
     private void write() {
       ThreadLocalRandom r = ThreadLocalRandom.current();
+      long next = System.nanoTime() + r.nextLong(intervalNanos);
       while (!stop.get()) {
+        long wait = next - System.nanoTime();
+        if (wait > 0) {
+          java.util.concurrent.locks.LockSupport.parkNanos(wait);
+        }
+        next = Math.max(next + intervalNanos, System.nanoTime()); // a late write never bunches
         long id = nextId.incrementAndGet();
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("id", id);

@@ -153,6 +153,12 @@ final class BenchCommand {
     int writers;
 
     @Option(
+        names = "--rate",
+        defaultValue = "200",
+        description = "Writes per second, all writers together. Default: ${DEFAULT-VALUE}.")
+    int rate;
+
+    @Option(
         names = "--settle-ms",
         defaultValue = "2000",
         description = "Writing time after each switch. Default: ${DEFAULT-VALUE}.")
@@ -171,6 +177,7 @@ final class BenchCommand {
                   spec.commandLine().getOut(),
                   switches,
                   writers,
+                  rate,
                   java.time.Duration.ofMillis(settleMillis))
               .run(workDir);
       return ok ? ExitCodes.OK : ExitCodes.VERIFICATION_FAILED;
