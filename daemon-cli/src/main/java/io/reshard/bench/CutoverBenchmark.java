@@ -80,8 +80,8 @@ public final class CutoverBenchmark {
    * @param switches switches to measure, forward and reverse alternating (forward first)
    * @param writers writer threads
    * @param writesPerSecond the writers' paced rate, all threads together: low enough for the
-   *     appliers of this small machine to keep up (the switch refuses a lagging stream), high enough
-   *     that the gap between acknowledgements resolves a few milliseconds
+   *     appliers of this small machine to keep up (the switch refuses a lagging stream), high
+   *     enough that the gap between acknowledgements resolves a few milliseconds
    * @param settle how long writes continue after a switch returned before the next one (the gap is
    *     measured over this time too)
    */
