@@ -48,12 +48,16 @@ final class ReverseTrafficPhase {
     }
     // every connection the window needs is opened before it: a handshake costs milliseconds
     try (ServerFence.Connections conns = ServerFence.Connections.open(servers())) {
-      steps.mark("prepare connections");
-      return runFenced(w, conns);
+      // the next map too: only this switcher publishes (a newer one would fence its publisher,
+      // and then the publish fails and writes nothing), so the newest map cannot change meanwhile
+      ShardMap next = MapChanges.sourcesServe(publisher.newest().orElseThrow(), spec);
+      steps.mark("prepare connections and map");
+      return runFenced(w, conns, next);
     }
   }
 
-  private Workflow runFenced(Workflow w, ServerFence.Connections conns) throws Exception {
+  private Workflow runFenced(Workflow w, ServerFence.Connections conns, ShardMap next)
+      throws Exception {
     steps.start();
     try {
       for (ShardServer t : spec.targets()) {
@@ -80,8 +84,6 @@ final class ReverseTrafficPhase {
     }
     streams.startForward(p0);
     steps.mark("forward streams");
-    ShardMap next = MapChanges.sourcesServe(publisher.newest().orElseThrow(), spec);
-    steps.mark("read map");
     for (ShardServer s : spec.sources()) {
       ServerFence.open(conns.of(s), s, spec.keyspace(), MapChanges.epochOf(next, s));
     }

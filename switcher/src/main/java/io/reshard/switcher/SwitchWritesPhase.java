@@ -77,7 +77,10 @@ final class SwitchWritesPhase {
     steps.begin();
     // every connection the window needs is opened before it: a handshake costs milliseconds
     try (ServerFence.Connections conns = ServerFence.Connections.open(servers())) {
-      steps.mark("prepare connections");
+      // the next map too: only this switcher publishes (a newer one would fence its publisher,
+      // and then the publish fails and writes nothing), so the newest map cannot change meanwhile
+      ShardMap next = MapChanges.targetsServe(publisher.newest().orElseThrow(), spec);
+      steps.mark("prepare connections and map");
       steps.start();
       Map<String, GtidPosition> g = fenceAndReadPositions(w, before, conns);
       LOG.info(
@@ -107,7 +110,7 @@ final class SwitchWritesPhase {
               WorkflowState.WRITES_SWITCHED,
               "phase 5/8 journal: forward streams frozen at " + g);
       steps.mark("journal");
-      finishForward(w, conns);
+      finishForward(w, conns, next);
     }
     streams.freeze(streams.forward()); // paused since step 4; now their threads and connections go
     steps.mark("after: stop forward streams");
@@ -118,12 +121,16 @@ final class SwitchWritesPhase {
   /** Steps 6-8: idempotent, so a restarted switcher that finds the journal finishes forward. */
   void finishForward(Workflow w) throws Exception {
     try (ServerFence.Connections conns = ServerFence.Connections.open(spec.targets())) {
-      finishForward(w, conns);
+      finishForward(w, conns, null);
     }
   }
 
-  /** Steps 6-8 on connections opened before (to every target at least). */
-  private void finishForward(Workflow w, ServerFence.Connections conns) throws Exception {
+  /**
+   * Steps 6-8 on connections opened before (to every target at least); {@code next} is the map to
+   * publish, or null to derive it from the newest one.
+   */
+  private void finishForward(Workflow w, ServerFence.Connections conns, ShardMap next)
+      throws Exception {
     Map<String, GtidPosition> start = new LinkedHashMap<>();
     for (ShardServer t : spec.targets()) {
       if (streams.capture(t.shard()) == null) {
@@ -133,8 +140,10 @@ final class SwitchWritesPhase {
     }
     streams.startReverse(start);
     steps.mark("reverse streams");
-    ShardMap next = MapChanges.targetsServe(publisher.newest().orElseThrow(), spec);
-    steps.mark("read map");
+    if (next == null) {
+      next = MapChanges.targetsServe(publisher.newest().orElseThrow(), spec);
+      steps.mark("read map");
+    }
     for (ShardServer t : spec.targets()) {
       ServerFence.open(conns.of(t), t, spec.keyspace(), MapChanges.epochOf(next, t));
     }
