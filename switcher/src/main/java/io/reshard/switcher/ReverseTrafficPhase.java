@@ -72,12 +72,17 @@ final class ReverseTrafficPhase {
       g.put(t.shard(), ServerFence.position(conns.of(t)));
     }
     steps.mark("read G");
-    // stop point first, so each reverse applier stops in the commit that applies G (never after)
-    if (!streams.runToAndPause(streams.reverse(), g, spec.catchUpTimeout())) {
-      streams.resume(streams.reverse());
+    // a reverse applier reads every target's topic: it applies every G, then gets its stop points
+    // (see Streams.runToAndPause); the two waits are timed apart
+    if (!streams.awaitApplied(streams.reverse(), g, spec.catchUpTimeout())) {
       return abort(w, "the sources did not apply " + g + " in time", null);
     }
-    steps.mark("catch-up and pause");
+    steps.mark("catch-up");
+    if (!streams.runToAndPause(streams.reverse(), g, spec.catchUpTimeout())) {
+      streams.resume(streams.reverse());
+      return abort(w, "the reverse streams did not pause at " + g + " in time", null);
+    }
+    steps.mark("pause streams");
     Map<String, GtidPosition> p0 = new LinkedHashMap<>();
     for (ShardServer s : spec.sources()) {
       p0.put(s.shard(), ServerFence.position(conns.of(s)));
