@@ -18,6 +18,9 @@ import java.util.Map;
  * the sources serving reads and writes again.
  */
 final class ReverseTrafficPhase {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ReverseTrafficPhase.class);
+
   private final WorkflowSpec spec;
   private final Streams streams;
   private final WorkflowEngine engine;
@@ -97,6 +100,7 @@ final class ReverseTrafficPhase {
     steps.mark("publish");
     streams.freeze(streams.reverse());
     steps.mark("after: stop reverse streams");
+    LOG.info("workflow {}: writes back on the sources; {}", spec.name(), steps);
     return engine.transition(
         w.withDiff(false, w.updatedAt()).withError(null, w.updatedAt()),
         WorkflowState.RUNNING,
