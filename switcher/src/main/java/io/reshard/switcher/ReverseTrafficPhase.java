@@ -75,17 +75,13 @@ final class ReverseTrafficPhase {
       g.put(t.shard(), ServerFence.position(conns.of(t)));
     }
     steps.mark("read G");
-    // a reverse applier reads every target's topic: it applies every G, then gets its stop points
-    // (see Streams.runToAndPause); the two waits are timed apart
-    if (!streams.awaitApplied(streams.reverse(), g, spec.catchUpTimeout())) {
-      return abort(w, "the sources did not apply " + g + " in time", null);
-    }
-    steps.mark("catch-up");
+    // stop points first: each reverse applier holds every target's topic at its G and stops in
+    // the commit that reaches the last one (never applying anything after G)
     if (!streams.runToAndPause(streams.reverse(), g, spec.catchUpTimeout())) {
       streams.resume(streams.reverse());
-      return abort(w, "the reverse streams did not pause at " + g + " in time", null);
+      return abort(w, "the sources did not apply " + g + " in time", null);
     }
-    steps.mark("pause streams");
+    steps.mark("catch-up and pause");
     Map<String, GtidPosition> p0 = new LinkedHashMap<>();
     for (ShardServer s : spec.sources()) {
       p0.put(s.shard(), ServerFence.position(conns.of(s)));

@@ -161,32 +161,20 @@ final class Streams implements AutoCloseable {
   }
 
   /**
-   * Runs every applier of {@code appliers} to exactly {@code positions} and pauses it there: the
-   * catch-up and the pause in one wait. An applier of one source topic gets its stop point first,
-   * so it stops in the very commit that applies its position and wakes the wait. An applier of
-   * several topics (the reverse streams of a split) stops as a whole as soon as any one topic
-   * reaches its stop point, so it first applies every position and only then gets its stop points
-   * (it notices them within one poll). On false the stop points may be set; {@link #resume} clears
-   * them.
+   * Sets every applier of {@code appliers} to stop at exactly {@code positions} (which they need
+   * not have applied yet) and waits until each has applied them and stopped there: the catch-up and
+   * the pause in one wait, woken by the commit that stops each stream. An applier of several topics
+   * (the reverse stream of a split) holds each topic at its stop point and stops once all are
+   * reached. On false the stop points stay set; {@link #resume} clears them.
    *
    * @return false if an applier did not stop there within {@code timeout}, or is in error
    */
   boolean runToAndPause(
       Map<String, ApplyEngine> appliers, Map<String, GtidPosition> positions, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    boolean oneTopic = positions.size() == 1;
-    if (oneTopic) {
-      for (ApplyEngine a : appliers.values()) {
-        positions.forEach((shard, p) -> a.stopAt(topic(shard), p));
-      }
-    } else {
-      if (!awaitApplied(appliers, positions, timeout)) {
-        return false;
-      }
-      for (ApplyEngine a : appliers.values()) {
-        positions.forEach((shard, p) -> a.stopAt(topic(shard), p));
-      }
+    for (ApplyEngine a : appliers.values()) {
+      positions.forEach((shard, p) -> a.stopAt(topic(shard), p));
     }
+    long deadline = System.nanoTime() + timeout.toNanos();
     for (ApplyEngine a : appliers.values()) {
       for (Map.Entry<String, GtidPosition> p : positions.entrySet()) {
         long left = deadline - System.nanoTime();

@@ -152,6 +152,7 @@ public final class ApplyLoop implements Runnable {
       c.commit();
       markCommitted();
       topics.values().forEach(t -> consumer.seek(t.tp, t.committedOffset));
+      consumer.resume(consumer.paused()); // topics held at their stop points run again
       synchronized (this) {
         skipErrorRecord = false;
         errorTopic = null;
@@ -170,12 +171,10 @@ public final class ApplyLoop implements Runnable {
       Connection c, KafkaConsumer<byte[], byte[]> consumer, ConsumerRecords<byte[], byte[]> batch)
       throws SQLException {
     int rowsInTx = 0;
-    boolean stopped = false;
     for (Topic t : topics.values()) {
       for (ConsumerRecord<byte[], byte[]> r : batch.records(t.tp)) {
-        if (t.stopAt != null && t.position.covers(t.stopAt)) {
-          stopped = true;
-          break;
+        if (reachedStop(t)) {
+          break; // this topic applies nothing more; see holdAtStop
         }
         ChangeRecord rec = ChangeRecords.parse(r);
         String stop = stopReason(t, rec);
@@ -196,17 +195,63 @@ public final class ApplyLoop implements Runnable {
           rowsInTx = 0;
         }
       }
-      if (t.stopAt != null && t.position.covers(t.stopAt)) {
-        stopped = true;
+      if (reachedStop(t)) {
+        holdAtStop(consumer, t);
       }
-      if (stopped) {
-        commit(c, t, StreamsTable.State.STOPPED, "stopped at " + t.stopAt);
-        consumer.seek(t.tp, t.committedOffset);
-        return;
-      }
+    }
+    Topic stopped = everyStopReached();
+    if (stopped != null) {
+      commit(c, stopped, StreamsTable.State.STOPPED, "stopped at " + stopPoints());
+      topics.values().forEach(t -> consumer.seek(t.tp, t.committedOffset));
+      return;
     }
     commit(c, null, null, null);
     updateCaughtUp(consumer);
+  }
+
+  private static boolean reachedStop(Topic t) {
+    GtidPosition stop = t.stopAt;
+    return stop != null && t.position.covers(stop);
+  }
+
+  /**
+   * A topic that reached its stop point while others of this applier still run to theirs: its
+   * partition goes back to the first record not applied and is paused, so nothing after its stop
+   * point is fetched or applied. A resume (or runTo) un-pauses it.
+   */
+  private static void holdAtStop(KafkaConsumer<byte[], byte[]> consumer, Topic t) {
+    if (!consumer.paused().contains(t.tp)) {
+      consumer.seek(t.tp, t.nextOffset);
+      consumer.pause(List.of(t.tp));
+    }
+  }
+
+  /**
+   * The stream stops as a whole once every topic that has a stop point has reached it (a topic
+   * without one runs until then): a topic of this applier, with a stop point, to record the state
+   * on; null while some stop point is not reached, or none is set.
+   */
+  private Topic everyStopReached() {
+    Topic any = null;
+    for (Topic t : topics.values()) {
+      if (t.stopAt != null) {
+        if (!t.position.covers(t.stopAt)) {
+          return null;
+        }
+        any = any == null ? t : any;
+      }
+    }
+    return any;
+  }
+
+  private String stopPoints() {
+    List<String> points = new ArrayList<>();
+    for (Topic t : topics.values()) {
+      if (t.stopAt != null) {
+        points.add(topics.size() == 1 ? t.stopAt.toString() : t.name + " " + t.stopAt);
+      }
+    }
+    return String.join(", ", points);
   }
 
   /** Applies one record inside the current target transaction; returns the row changes it made. */
