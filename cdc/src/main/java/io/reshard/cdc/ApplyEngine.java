@@ -70,6 +70,15 @@ public final class ApplyEngine implements AutoCloseable {
   }
 
   /**
+   * As {@link #stopAt(String, GtidPosition)} for several source topics at once (topic to position):
+   * the stream stops when it has reached every one of them, holding each topic at its own stop
+   * point meanwhile, and never sees only some of them set.
+   */
+  public void stopAt(Map<String, GtidPosition> positions) {
+    loop.stopAt(positions);
+  }
+
+  /**
    * Moves the stop point to {@code position} and lets a stopped stream continue to it; it stops
    * again there. Returns at once; use {@link #awaitStopped} to wait.
    */

@@ -171,8 +171,10 @@ final class Streams implements AutoCloseable {
    */
   boolean runToAndPause(
       Map<String, ApplyEngine> appliers, Map<String, GtidPosition> positions, Duration timeout) {
+    Map<String, GtidPosition> byTopic = new LinkedHashMap<>();
+    positions.forEach((shard, p) -> byTopic.put(topic(shard), p));
     for (ApplyEngine a : appliers.values()) {
-      positions.forEach((shard, p) -> a.stopAt(topic(shard), p));
+      a.stopAt(byTopic); // all at once: the applier must not stop on a part of them
     }
     long deadline = System.nanoTime() + timeout.toNanos();
     for (ApplyEngine a : appliers.values()) {

@@ -229,9 +229,10 @@ public final class ApplyLoop implements Runnable {
   /**
    * The stream stops as a whole once every topic that has a stop point has reached it (a topic
    * without one runs until then): a topic of this applier, with a stop point, to record the state
-   * on; null while some stop point is not reached, or none is set.
+   * on; null while some stop point is not reached, or none is set. Synchronized, so stop points set
+   * together ({@link #stopAt(Map)}) are seen together.
    */
-  private Topic everyStopReached() {
+  private synchronized Topic everyStopReached() {
     Topic any = null;
     for (Topic t : topics.values()) {
       if (t.stopAt != null) {
@@ -518,6 +519,20 @@ public final class ApplyLoop implements Runnable {
 
   public synchronized void stopAt(String topic, GtidPosition position) {
     topics.get(topic).stopAt = position;
+  }
+
+  /**
+   * Sets the stop points of several topics at once (topic to position): the stream stops when it
+   * has reached all of them, never having seen only some of them set.
+   */
+  public synchronized void stopAt(Map<String, GtidPosition> positions) {
+    positions.forEach(
+        (topic, p) -> {
+          if (!topics.containsKey(topic)) {
+            throw new IllegalArgumentException("not a source topic of this applier: " + topic);
+          }
+        });
+    positions.forEach((topic, p) -> topics.get(topic).stopAt = p);
   }
 
   /**
