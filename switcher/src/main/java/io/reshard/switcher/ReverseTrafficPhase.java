@@ -41,20 +41,21 @@ final class ReverseTrafficPhase {
   }
 
   Workflow run(Workflow w) throws Exception {
-    w =
-        engine.transition(
-            w, WorkflowState.REVERSING, "fencing " + MapChanges.names(spec.targets()));
     steps.begin();
     // the sources' capture runs since before the forward switch; this only checks it
     for (ShardServer s : spec.sources()) {
       streams.ensureCapture(s, Duration.ofSeconds(60));
     }
-    // every connection the window needs is opened before it: a handshake costs milliseconds
+    // every connection the window needs is opened before it (a handshake costs milliseconds), and
+    // before the state changes, so that a failure here leaves nothing to roll back
     try (ServerFence.Connections conns = ServerFence.Connections.open(servers())) {
       // the next map too: only this switcher publishes (a newer one would fence its publisher,
       // and then the publish fails and writes nothing), so the newest map cannot change meanwhile
       ShardMap next = MapChanges.sourcesServe(publisher.newest().orElseThrow(), spec);
       steps.mark("prepare connections and map");
+      w =
+          engine.transition(
+              w, WorkflowState.REVERSING, "fencing " + MapChanges.names(spec.targets()));
       return runFenced(w, conns, next);
     }
   }

@@ -68,19 +68,19 @@ final class SwitchWritesPhase {
       streams.ensureCapture(t, Duration.ofSeconds(60));
     }
     steps.mark("prepare capture");
-    WorkflowState before = w.state();
-    w =
-        engine.transition(
-            w,
-            WorkflowState.SWITCHING_WRITES,
-            "phase 2/8 fencing " + MapChanges.names(spec.sources()));
-    steps.begin();
-    // every connection the window needs is opened before it: a handshake costs milliseconds
+    // every connection the window needs is opened before it (a handshake costs milliseconds), and
+    // before the state changes, so that a failure here leaves nothing to roll back
     try (ServerFence.Connections conns = ServerFence.Connections.open(servers())) {
       // the next map too: only this switcher publishes (a newer one would fence its publisher,
       // and then the publish fails and writes nothing), so the newest map cannot change meanwhile
       ShardMap next = MapChanges.targetsServe(publisher.newest().orElseThrow(), spec);
       steps.mark("prepare connections and map");
+      WorkflowState before = w.state();
+      w =
+          engine.transition(
+              w,
+              WorkflowState.SWITCHING_WRITES,
+              "phase 2/8 fencing " + MapChanges.names(spec.sources()));
       steps.start();
       Map<String, GtidPosition> g = fenceAndReadPositions(w, before, conns);
       LOG.info(
