@@ -110,6 +110,15 @@ public final class ApplyEngine implements AutoCloseable {
   }
 
   /**
+   * As {@link #stopAt(String, GtidPosition)} for several source topics at once (topic to position):
+   * the stream stops when it has reached every one of them, holding each topic at its own stop
+   * point meanwhile, and never sees only some of them set.
+   */
+  public void stopAt(Map<String, GtidPosition> positions) {
+    loop.stopAt(positions);
+  }
+
+  /**
    * Moves the stop point to {@code position} and lets a stopped stream continue to it; it stops
    * again there. Returns at once; use {@link #awaitStopped} to wait.
    */
@@ -124,22 +133,7 @@ public final class ApplyEngine implements AutoCloseable {
    * @return false on timeout or if the stream stopped in error
    */
   public boolean awaitStopped(String topic, GtidPosition position, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    if (!loop.awaitApplied(topic, position, timeout)) {
-      return false;
-    }
-    while (loop.state() != StreamsTable.State.STOPPED) {
-      if (System.nanoTime() > deadline || loop.state() == StreamsTable.State.ERROR) {
-        return false;
-      }
-      try {
-        Thread.sleep(5);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
-    }
-    return true;
+    return loop.awaitStopped(topic, position, timeout);
   }
 
   /** Resumes a stream paused by {@link #stopAt}. */

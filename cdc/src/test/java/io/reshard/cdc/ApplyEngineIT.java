@@ -309,6 +309,8 @@ class ApplyEngineIT {
       l.stopAt(topic, g);
       exec(source, "INSERT INTO messages VALUES (2002, " + c + ", 'b', 'w3b')");
       assertTrue(l.awaitApplied(topic, g, Duration.ofSeconds(60)));
+      assertTrue(l.awaitStopped(topic, g, Duration.ofSeconds(60)), "woken when it stops at G");
+      assertEquals(io.reshard.cdc.apply.StreamsTable.State.STOPPED, l.state());
       Thread.sleep(1500);
       assertEquals(
           1,

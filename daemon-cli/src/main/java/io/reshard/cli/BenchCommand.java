@@ -16,7 +16,11 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Benchmarks that print figures measured on this machine.",
-    subcommands = {BenchCommand.Startup.class, BenchCommand.RouterReads.class})
+    subcommands = {
+      BenchCommand.Startup.class,
+      BenchCommand.RouterReads.class,
+      BenchCommand.Cutover.class
+    })
 final class BenchCommand {
 
   /** {@code bench startup}. */
@@ -119,6 +123,64 @@ final class BenchCommand {
               spec.commandLine().getOut(), messages, java.time.Duration.ofSeconds(seconds), threads)
           .run(workDir);
       return ExitCodes.OK;
+    }
+  }
+
+  /** {@code bench cutover}. */
+  @Command(
+      name = "cutover",
+      mixinStandardHelpOptions = true,
+      description = {
+        "The cutover write pause on a fresh cluster (1 shard + 2 spares + Kafka): split - into -80",
+        "and 80-, then switch writes forward and back alternately while writer threads insert",
+        "through router-lib with buffering on. Prints, per switch, the longest gap between",
+        "acknowledged writes, the fenced window and each step's time; then p50 and max.",
+        "Exit 0 only if no write failed and every acknowledged row is on its owner."
+      })
+  static final class Cutover implements Callable<Integer> {
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(
+        names = "--switches",
+        defaultValue = "6",
+        description = "Switches, forward and reverse alternating. Default: ${DEFAULT-VALUE}.")
+    int switches;
+
+    @Option(
+        names = "--writers",
+        defaultValue = "4",
+        description = "Writer threads. Default: ${DEFAULT-VALUE}.")
+    int writers;
+
+    @Option(
+        names = "--rate",
+        defaultValue = "200",
+        description = "Writes per second, all writers together. Default: ${DEFAULT-VALUE}.")
+    int rate;
+
+    @Option(
+        names = "--settle-ms",
+        defaultValue = "2000",
+        description = "Writing time after each switch. Default: ${DEFAULT-VALUE}.")
+    long settleMillis;
+
+    @Option(
+        names = "--work-dir",
+        defaultValue = "target/bench",
+        description = "Cluster directory parent. Default: ${DEFAULT-VALUE}.")
+    Path workDir;
+
+    @Override
+    public Integer call() throws Exception {
+      boolean ok =
+          new io.reshard.bench.CutoverBenchmark(
+                  spec.commandLine().getOut(),
+                  switches,
+                  writers,
+                  rate,
+                  java.time.Duration.ofMillis(settleMillis))
+              .run(workDir);
+      return ok ? ExitCodes.OK : ExitCodes.VERIFICATION_FAILED;
     }
   }
 }

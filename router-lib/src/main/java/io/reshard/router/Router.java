@@ -48,6 +48,10 @@ public final class Router implements AutoCloseable {
     this.metrics = new RouterMetrics(registry, keyspace);
     this.scatter = new Scatter(this, config.scatterThreads());
     this.writes = new WriteRetry(this, config);
+    // pools for every server a map names, before the first query needs one: the targets of a
+    // workflow appear in the map (reads switched) before writes move to them
+    maps.addListener(pools::warm);
+    pools.warm(maps.current());
   }
 
   /**

@@ -24,14 +24,18 @@ import org.slf4j.LoggerFactory;
  * transactional.id} ({@link ShardMapTopicConfig#transactionalId}). {@link #open} calls {@code
  * initTransactions}, which bumps the id's producer epoch: before it returns, Kafka finishes the
  * transaction the previous holder had in flight (completing it if its commit had begun, aborting it
- * otherwise, markers written), and it refuses every later write of that holder. {@link #publish}
- * then reads the topic to its end (its high watermark, so it waits for the markers of every commit
- * made before, its own last one included), sees every version committed before, accepts only the
- * successor of the newest, and writes it in a transaction. If another publisher opened between the
- * read and the commit, this commit fails ({@link ShardMapPublisherFencedException}); otherwise no
- * publisher could have written meanwhile, so the newest version read is still the newest when the
- * new one commits. (A producer that bypasses this class is outside this argument; readers ignore
- * the older versions it could write.)
+ * otherwise, markers written), and it refuses every later write of that holder. The first {@link
+ * #publish} (or {@link #newest}, {@link #history}) then reads the topic to its end (its high
+ * watermark, so it waits for the markers of every commit made before), and sees every version
+ * committed before this publisher opened. From then on only a publisher that opens later can write
+ * to the keyspace, and opening fences this one: so this publisher's view — the versions read plus
+ * the ones it committed itself — stays complete for as long as its commits succeed. {@link
+ * #publish} accepts only the successor of the newest version of that view and writes it in a
+ * transaction; if another publisher opened since, the commit fails ({@link
+ * ShardMapPublisherFencedException}) and nothing is written. This is why {@code publish} need not
+ * read the topic again each time (a read costs a round trip or more, inside the switch's fenced
+ * window). (A producer that bypasses this class is outside this argument; readers ignore the older
+ * versions it could write.)
  *
  * <p>It checks only the version: {@link ShardMap} validates itself when built, and epochs are the
  * business of {@link ShardMap#next}.
@@ -53,6 +57,12 @@ public final class ShardMapPublisher implements AutoCloseable {
 
   private boolean fenced;
   private boolean closed;
+
+  /**
+   * Whether {@link #versions} holds every version of the keyspace committed so far (true after the
+   * first read to the end; see the class comment for why it stays true).
+   */
+  private boolean complete;
 
   private ShardMapPublisher(
       ShardMapTopicConfig config, String keyspace, Admin admin, Producer<String, String> producer) {
@@ -114,10 +124,10 @@ public final class ShardMapPublisher implements AutoCloseable {
   }
 
   /**
-   * Publishes {@code next} as the keyspace's newest map: reads the topic to its end, checks that
-   * {@code next} is the successor of the newest version there (version 1 if there is none), and
-   * writes it in one transaction. When this returns, the map is committed and every source will
-   * receive it.
+   * Publishes {@code next} as the keyspace's newest map: checks that {@code next} is the successor
+   * of the newest version (version 1 if there is none) — reading the topic to its end first if this
+   * publisher has not done so yet — and writes it in one transaction. When this returns, the map is
+   * committed and every source will receive it.
    *
    * @throws IllegalArgumentException if {@code next} is a map of another keyspace
    * @throws ShardMapConflictException if {@code next.version()} is not the newest version + 1;
@@ -136,12 +146,15 @@ public final class ShardMapPublisher implements AutoCloseable {
       throw new IllegalArgumentException(
           "the shard map publisher of " + keyspace + " cannot publish " + next);
     }
-    catchUp();
+    if (!complete) {
+      catchUp();
+    }
     long newest = versions.isEmpty() ? 0 : versions.lastKey();
     if (next.version() != newest + 1) {
       throw new ShardMapConflictException(keyspace, config.topic(), newest, next.version());
     }
     RecordMetadata written = write(next);
+    versions.put(next.version(), next); // committed: part of this publisher's complete view
     LOG.info("published {} at {} offset {}", next, config.topic(), written.offset());
   }
 
@@ -199,6 +212,7 @@ public final class ShardMapPublisher implements AutoCloseable {
             LOG.warn("{} was written again with other content; the later record wins", map);
           }
         });
+    complete = true;
   }
 
   /** Writes {@code map} in one transaction. */

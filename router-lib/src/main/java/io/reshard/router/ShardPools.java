@@ -8,14 +8,16 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One HikariCP pool per shard server, opened on first use, for the keyspace's database on that
- * server. Thread-safe.
+ * One HikariCP pool per shard server, for the keyspace's database on that server: opened on first
+ * use, or ahead of it by {@link #warm} when a shard map names the server (so the first write after
+ * a cutover does not wait for a pool to start and for its first connection). Thread-safe.
  */
 final class ShardPools implements AutoCloseable {
   private final String keyspace;
   private final EndpointResolver endpoints;
   private final RouterConfig config;
   private final Map<String, HikariDataSource> pools = new ConcurrentHashMap<>();
+  private volatile boolean closed;
 
   ShardPools(String keyspace, EndpointResolver endpoints, RouterConfig config) {
     this.keyspace = keyspace;
@@ -37,6 +39,23 @@ final class ShardPools implements AutoCloseable {
     }
   }
 
+  /**
+   * Opens the pool of every server of {@code map} that has none yet. A pool starts without blocking
+   * and fills its minimum of idle connections in the background. Does nothing once closed.
+   */
+  void warm(ShardMap map) {
+    for (Shard shard : map.shards()) {
+      if (closed) {
+        return;
+      }
+      try {
+        pools.computeIfAbsent(shard.endpoint(), this::open);
+      } catch (RuntimeException e) {
+        // an endpoint that cannot be resolved or pooled fails its own queries, as before
+      }
+    }
+  }
+
   private HikariDataSource open(String endpointRef) {
     JdbcEndpoint e = endpoints.resolve(endpointRef);
     HikariConfig hc = new HikariConfig();
@@ -54,6 +73,7 @@ final class ShardPools implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     pools.values().forEach(HikariDataSource::close);
     pools.clear();
   }

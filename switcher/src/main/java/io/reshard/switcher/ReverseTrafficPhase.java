@@ -5,21 +5,30 @@ import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves writes back from the targets to the sources after a write switch (DESIGN 4.8): fence the
- * targets, wait until the reverse streams have applied the targets' position, freeze them, start
- * new forward streams from the sources' position at that moment (after the writes the reverse
- * streams made, so nothing echoes back), open the sources at a new epoch, and publish the map with
- * the sources serving reads and writes again.
+ * targets, wait until the reverse streams have applied the targets' position and stop them there,
+ * write the reverse journal (the new forward generation and the sources' position it starts from:
+ * after the writes the reverse streams made, so nothing echoes back), start the new forward
+ * streams, open the sources at a new epoch, and publish the map with the sources serving reads and
+ * writes again. A restart before the reverse journal rolls back; after it, finishes ({@link
+ * #resume}).
  */
 final class ReverseTrafficPhase {
+  private static final Logger LOG = LoggerFactory.getLogger(ReverseTrafficPhase.class);
+
   private final WorkflowSpec spec;
   private final Streams streams;
   private final WorkflowEngine engine;
   private final ShardMapPublisher publisher;
+  private final CutoverSteps steps = new CutoverSteps();
 
   ReverseTrafficPhase(
       WorkflowSpec spec, Streams streams, WorkflowEngine engine, ShardMapPublisher publisher) {
@@ -29,37 +38,66 @@ final class ReverseTrafficPhase {
     this.publisher = publisher;
   }
 
+  /** The time each step took, filled in by {@link #run}. */
+  CutoverSteps steps() {
+    return steps;
+  }
+
   Workflow run(Workflow w) throws Exception {
-    w =
-        engine.transition(
-            w, WorkflowState.REVERSING, "fencing " + MapChanges.names(spec.targets()));
+    steps.begin();
+    // the sources' capture runs since before the forward switch; this only checks it
+    for (ShardServer s : spec.sources()) {
+      streams.ensureCapture(s, Duration.ofSeconds(60));
+    }
+    // every connection the window needs is opened before it (a handshake costs milliseconds), and
+    // before the state changes, so that a failure here leaves nothing to roll back
+    try (ServerFence.Connections conns = ServerFence.Connections.open(servers())) {
+      // the next map too: only this switcher publishes (a newer one would fence its publisher,
+      // and then the publish fails and writes nothing), so the newest map cannot change meanwhile
+      ShardMap next = MapChanges.sourcesServe(publisher.newest().orElseThrow(), spec);
+      steps.mark("prepare connections and map");
+      w =
+          engine.transition(
+              w, WorkflowState.REVERSING, "fencing " + MapChanges.names(spec.targets()));
+      return runFenced(w, conns, next);
+    }
+  }
+
+  private Workflow runFenced(Workflow w, ServerFence.Connections conns, ShardMap next)
+      throws Exception {
+    steps.start();
     try {
       for (ShardServer t : spec.targets()) {
-        ServerFence.fence(t, spec.keyspace(), spec.fenceLockWait());
+        ServerFence.fence(conns.of(t), t, spec.keyspace(), spec.fenceLockWait());
       }
+      steps.mark("fence");
     } catch (SQLException e) {
       throw abort(w, "fencing the targets timed out [error " + e.getErrorCode() + "]", e);
     }
     Map<String, GtidPosition> g = new LinkedHashMap<>();
     for (ShardServer t : spec.targets()) {
-      g.put(t.shard(), ServerFence.position(t));
+      g.put(t.shard(), ServerFence.position(conns.of(t)));
     }
-    if (!streams.awaitApplied(streams.reverse(), g, spec.catchUpTimeout())) {
+    steps.mark("read G");
+    // stop points first: each reverse applier holds every target's topic at its G and stops in
+    // the commit that reaches the last one (never applying anything after G)
+    if (!streams.runToAndPause(streams.reverse(), g, spec.catchUpTimeout())) {
+      streams.resume(streams.reverse());
       throw abort(w, "the sources did not apply " + g + " in time", null);
     }
-    streams.pauseAt(streams.reverse(), g, spec.catchUpTimeout());
+    steps.mark("catch-up and pause");
     Map<String, GtidPosition> p0 = new LinkedHashMap<>();
     for (ShardServer s : spec.sources()) {
-      streams.ensureCapture(s, Duration.ofSeconds(60));
-      p0.put(s.shard(), ServerFence.position(s));
+      p0.put(s.shard(), ServerFence.position(conns.of(s)));
     }
     // the reverse journal: the new forward generation and where it starts; no return after this
     w =
         engine.update(
             w.withForward(w.generation() + 1, Positions.strings(p0), w.updatedAt())
                 .withReversePosition(g.toString(), w.updatedAt()));
+    steps.mark("reverse journal");
     Failpoints.reach("reverse:journal");
-    return finish(w);
+    return finish(w, conns, next, true);
   }
 
   /**
@@ -68,7 +106,11 @@ final class ReverseTrafficPhase {
    */
   Workflow resume(Workflow w) throws Exception {
     if (w.reversePosition() != null) {
-      return finish(w);
+      try (ServerFence.Connections conns = ServerFence.Connections.open(spec.sources())) {
+        ShardMap current = publisher.newest().orElseThrow();
+        ShardMap next = MapChanges.unlessPublished(current, MapChanges.sourcesServe(current, spec));
+        return finish(w, conns, next, next != current);
+      }
     }
     for (ShardServer t : spec.targets()) {
       streams.ensureCapture(t, Duration.ofSeconds(60));
@@ -81,24 +123,27 @@ final class ReverseTrafficPhase {
         w, WorkflowState.WRITES_SWITCHED, "reverse traffic interrupted before its journal: undone");
   }
 
-  /** After the reverse journal; idempotent. */
-  private Workflow finish(Workflow w) throws Exception {
-    for (ShardServer s : spec.sources()) {
-      streams.ensureCapture(s, Duration.ofSeconds(60));
-    }
+  /**
+   * After the reverse journal; idempotent: a restarted step passes the newest map itself as {@code
+   * next} when it was published before, and {@code publish} false.
+   */
+  private Workflow finish(Workflow w, ServerFence.Connections conns, ShardMap next, boolean publish)
+      throws Exception {
     streams.startForward(w.generation(), Positions.parse(w.forwardStart()));
+    steps.mark("forward streams");
     Failpoints.reach("reverse:forward-started");
-    ShardMap current = publisher.newest().orElseThrow();
-    ShardMap next = MapChanges.unlessPublished(current, MapChanges.sourcesServe(current, spec));
-    boolean published = next == current;
     for (ShardServer s : spec.sources()) {
-      ServerFence.open(s, spec.keyspace(), MapChanges.epochOf(next, s));
+      ServerFence.open(conns.of(s), s, spec.keyspace(), MapChanges.epochOf(next, s));
     }
-    if (!published) {
+    steps.mark("open sources");
+    if (publish) {
       publisher.publish(next);
     }
+    steps.mark("publish");
     Failpoints.reach("reverse:published");
     streams.freeze(streams.reverse());
+    steps.mark("after: stop reverse streams");
+    LOG.info("workflow {}: writes back on the sources; {}", spec.name(), steps);
     return engine.transition(
         w.withoutDiff(w.updatedAt())
             .withError(null, w.updatedAt())
@@ -110,6 +155,13 @@ final class ReverseTrafficPhase {
             + w.generation()
             + ") restarted from "
             + w.forwardStart());
+  }
+
+  /** The sources and the targets. */
+  private List<ShardServer> servers() {
+    List<ShardServer> all = new ArrayList<>(spec.sources());
+    all.addAll(spec.targets());
+    return all;
   }
 
   private CutoverAbortedException abort(Workflow w, String why, Throwable cause)

@@ -8,12 +8,17 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The switch's steps on one shard server (DESIGN 4.3): fence (the shard's fence row {@code writable
  * = 0}, waiting at most {@code lockWait} for router transactions in flight, and the server {@code
  * read_only}), un-fence, make a shard writable at a new epoch, and read the server's GTID position.
- * Stateless.
+ * Stateless. Each step exists twice: on a connection of its own, and on a connection the caller
+ * opened before the fence ({@link Connections}), so that the fenced window spends no time on
+ * connection handshakes.
  */
 final class ServerFence {
   private ServerFence() {}
@@ -25,12 +30,29 @@ final class ServerFence {
    *     {@code lockWait}; then nothing changed
    */
   static void fence(ShardServer s, String keyspace, Duration lockWait) throws SQLException {
-    try (Connection c = connect(s);
-        Statement st = c.createStatement()) {
+    try (Connection c = connect(s)) {
+      fence(c, s, keyspace, lockWait);
+    }
+  }
+
+  /**
+   * As {@link #fence(ShardServer, String, Duration)}, on {@code c} (in autocommit mode again
+   * after).
+   */
+  static void fence(Connection c, ShardServer s, String keyspace, Duration lockWait)
+      throws SQLException {
+    try (Statement st = c.createStatement()) {
       st.execute("SET SESSION innodb_lock_wait_timeout = " + Math.max(1, lockWait.toSeconds()));
       c.setAutoCommit(false);
-      ReshardSchema.setWritable(c, keyspace, s.shard(), false);
-      c.commit();
+      try {
+        ReshardSchema.setWritable(c, keyspace, s.shard(), false);
+        c.commit();
+      } catch (SQLException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
       // clients that bypass the router are refused too (users without READ_ONLY ADMIN)
       st.execute("SET GLOBAL read_only = ON");
     }
@@ -47,8 +69,14 @@ final class ServerFence {
 
   /** Makes {@code shard} writable for routers at {@code epoch}, and the server writable. */
   static void open(ShardServer s, String keyspace, long epoch) throws SQLException {
-    try (Connection c = connect(s);
-        Statement st = c.createStatement()) {
+    try (Connection c = connect(s)) {
+      open(c, s, keyspace, epoch);
+    }
+  }
+
+  /** As {@link #open(ShardServer, String, long)}, on {@code c} (in autocommit mode). */
+  static void open(Connection c, ShardServer s, String keyspace, long epoch) throws SQLException {
+    try (Statement st = c.createStatement()) {
       ReshardSchema.setFence(c, keyspace, s.shard(), epoch, true);
       st.execute("SET GLOBAL read_only = OFF");
     }
@@ -64,8 +92,14 @@ final class ServerFence {
 
   /** The server's {@code @@gtid_binlog_pos}. */
   static GtidPosition position(ShardServer s) throws SQLException {
-    try (Connection c = connect(s);
-        Statement st = c.createStatement();
+    try (Connection c = connect(s)) {
+      return position(c);
+    }
+  }
+
+  /** As {@link #position(ShardServer)}, on {@code c}. */
+  static GtidPosition position(Connection c) throws SQLException {
+    try (Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
       rs.next();
       return GtidPosition.parse(rs.getString(1));
@@ -74,5 +108,48 @@ final class ServerFence {
 
   static Connection connect(ShardServer s) throws SQLException {
     return DriverManager.getConnection(s.endpoint().url(), s.user(), s.password());
+  }
+
+  /**
+   * One open connection (autocommit) per shard server of a switch, opened before the fence and
+   * closed after the publish. Not thread-safe.
+   */
+  static final class Connections implements AutoCloseable {
+    private final Map<String, Connection> byShard = new LinkedHashMap<>();
+
+    /** Opens a connection to every server of {@code servers}; on failure closes those opened. */
+    static Connections open(List<ShardServer> servers) throws SQLException {
+      Connections all = new Connections();
+      try {
+        for (ShardServer s : servers) {
+          all.byShard.put(s.shard(), connect(s));
+        }
+      } catch (SQLException | RuntimeException e) {
+        all.close();
+        throw e;
+      }
+      return all;
+    }
+
+    /** The connection to {@code s}'s server. */
+    Connection of(ShardServer s) {
+      Connection c = byShard.get(s.shard());
+      if (c == null) {
+        throw new IllegalArgumentException("no connection to shard " + s.shard() + " was opened");
+      }
+      return c;
+    }
+
+    @Override
+    public void close() {
+      for (Connection c : byShard.values()) {
+        try {
+          c.close();
+        } catch (SQLException ignored) {
+          // the server drops the session; nothing of the switch is left open in it
+        }
+      }
+      byShard.clear();
+    }
   }
 }

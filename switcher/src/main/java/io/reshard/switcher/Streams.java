@@ -149,6 +149,39 @@ final class Streams implements AutoCloseable {
     }
   }
 
+  /**
+   * Sets every applier of {@code appliers} to stop at exactly {@code positions} (which they need
+   * not have applied yet) and waits until each has applied them and stopped there: the catch-up and
+   * the pause in one wait, woken by the commit that stops each stream. An applier of several topics
+   * (the reverse stream of a split) holds each topic at its stop point and stops once all are
+   * reached. On false the stop points stay set; {@link #resume} clears them.
+   *
+   * @return false if an applier did not stop there within {@code timeout}, or is in error
+   */
+  boolean runToAndPause(
+      Map<String, ApplyEngine> appliers, Map<String, GtidPosition> positions, Duration timeout) {
+    Map<String, GtidPosition> byTopic = new LinkedHashMap<>();
+    positions.forEach((shard, p) -> byTopic.put(topic(shard), p));
+    for (ApplyEngine a : appliers.values()) {
+      a.stopAt(byTopic); // all at once: the applier must not stop on a part of them
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (ApplyEngine a : appliers.values()) {
+      for (Map.Entry<String, GtidPosition> p : positions.entrySet()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || !a.awaitStopped(topic(p.getKey()), p.getValue(), Duration.ofNanos(left))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Lets every applier of {@code appliers} run on: their stop points are cleared. */
+  void resume(Map<String, ApplyEngine> appliers) {
+    appliers.values().forEach(ApplyEngine::resume);
+  }
+
   /** Stops (freezes) every applier of {@code appliers}: nothing more is applied. */
   void freeze(Map<String, ApplyEngine> appliers) {
     appliers.values().forEach(ApplyEngine::close);

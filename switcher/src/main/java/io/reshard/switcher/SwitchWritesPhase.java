@@ -5,6 +5,7 @@ import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +23,15 @@ import org.slf4j.LoggerFactory;
  *   <li>wait until every target has applied G (timeout: un-fence, nothing changed), then freeze the
  *       forward streams there;
  *   <li>write the journal record — the point of no return;
- *   <li>capture the targets and start reverse streams from their current positions;
+ *   <li>store the targets' current positions, and start reverse streams from them;
  *   <li>open the targets' fence rows at the new epoch;
  *   <li>publish the next shard map with the targets serving writes.
  * </ol>
  *
- * The reverse direction ({@link ReverseTrafficPhase}) runs the same steps the other way. While the
- * reverse streams run, no forward stream does, so a change never loops.
+ * Steps 6-8 are idempotent ({@link #finishForward}), so a restarted switcher that finds the journal
+ * finishes forward; one that finds the workflow in {@code SWITCHING_WRITES} rolls back ({@link
+ * #rollBack}). The reverse direction ({@link ReverseTrafficPhase}) runs the same steps the other
+ * way. While the reverse streams run, no forward stream does, so a change never loops.
  */
 final class SwitchWritesPhase {
   private static final Logger LOG = LoggerFactory.getLogger(SwitchWritesPhase.class);
@@ -37,6 +40,7 @@ final class SwitchWritesPhase {
   private final Streams streams;
   private final WorkflowEngine engine;
   private final ShardMapPublisher publisher;
+  private final CutoverSteps steps = new CutoverSteps();
 
   SwitchWritesPhase(
       WorkflowSpec spec, Streams streams, WorkflowEngine engine, ShardMapPublisher publisher) {
@@ -44,6 +48,11 @@ final class SwitchWritesPhase {
     this.streams = streams;
     this.engine = engine;
     this.publisher = publisher;
+  }
+
+  /** The time each step took, filled in by {@link #run}. */
+  CutoverSteps steps() {
+    return steps;
   }
 
   /**
@@ -56,103 +65,109 @@ final class SwitchWritesPhase {
     refuseUnlessReady(w, force);
     // capture the targets before the drain, so the fenced window never waits for a capture to
     // start; the reverse streams start later, from the targets' positions at step 6
+    steps.begin();
     for (ShardServer t : spec.targets()) {
       streams.ensureCapture(t, Duration.ofSeconds(60));
     }
-    WorkflowState before = w.state();
-    w =
-        engine.transition(
-            w,
-            WorkflowState.SWITCHING_WRITES,
-            "phase 2/8 fencing " + MapChanges.names(spec.sources()));
-    long t0 = System.nanoTime();
-    Map<String, GtidPosition> g = fenceAndReadPositions(w, before);
-    long fenced = System.nanoTime();
-    LOG.info(
-        "workflow {}: phase 4/8 waiting for {} to apply G = {}",
-        spec.name(),
-        MapChanges.names(spec.targets()),
-        g);
-    if (!streams.awaitApplied(streams.forward(), g, spec.catchUpTimeout())) {
-      unfence(w, before);
-      throw new CutoverAbortedException(
-          "workflow "
-              + spec.name()
-              + ": the targets did not apply "
-              + g
-              + " within "
-              + spec.catchUpTimeout().toMillis()
-              + " ms; the sources are writable again, the shard map is unchanged",
-          null);
+    steps.mark("prepare capture");
+    // every connection the window needs is opened before it (a handshake costs milliseconds), and
+    // before the state changes, so that a failure here leaves nothing to roll back
+    try (ServerFence.Connections conns = ServerFence.Connections.open(servers())) {
+      // the next map too: only this switcher publishes (a newer one would fence its publisher,
+      // and then the publish fails and writes nothing), so the newest map cannot change meanwhile
+      ShardMap next = MapChanges.targetsServe(publisher.newest().orElseThrow(), spec);
+      steps.mark("prepare connections and map");
+      WorkflowState before = w.state();
+      w =
+          engine.transition(
+              w,
+              WorkflowState.SWITCHING_WRITES,
+              "phase 2/8 fencing " + MapChanges.names(spec.sources()));
+      steps.start();
+      Map<String, GtidPosition> g = fenceAndReadPositions(w, before, conns);
+      LOG.info(
+          "workflow {}: phase 4/8 waiting for {} to apply G = {} and stop there",
+          spec.name(),
+          MapChanges.names(spec.targets()),
+          g);
+      // the stop point is set before the catch-up, so each applier stops in the very commit that
+      // applies G (DESIGN 4.8 step 4: it never applies anything after G) and wakes us
+      if (!streams.runToAndPause(streams.forward(), g, spec.catchUpTimeout())) {
+        streams.resume(streams.forward());
+        unfence(w, before);
+        throw new CutoverAbortedException(
+            "workflow "
+                + spec.name()
+                + ": the targets did not apply "
+                + g
+                + " within "
+                + spec.catchUpTimeout().toMillis()
+                + " ms; the sources are writable again, the shard map is unchanged",
+            null);
+      }
+      steps.mark("catch-up and pause");
+      w =
+          engine.transition(
+              w.withJournal(g.toString(), w.updatedAt()),
+              WorkflowState.WRITES_SWITCHED,
+              "phase 5/8 journal: forward streams frozen at " + g);
+      steps.mark("journal");
+      w = finishForward(w, conns, next, true);
     }
-    long t4 = System.nanoTime();
-    LOG.info(
-        "workflow {}: step 3-4 G read and applied {} ms", spec.name(), (t4 - fenced) / 1_000_000);
-    streams.pauseAt(streams.forward(), g, spec.catchUpTimeout());
-    LOG.info(
-        "workflow {}: forward streams frozen at G in {} ms",
-        spec.name(),
-        (System.nanoTime() - t4) / 1_000_000);
-    w =
-        engine.transition(
-            w.withJournal(g.toString(), w.updatedAt()),
-            WorkflowState.WRITES_SWITCHED,
-            "phase 5/8 journal: forward streams frozen at " + g);
-    w = finishForward(w);
     streams.freeze(streams.forward()); // paused since step 4; now their threads and connections go
-    LOG.info(
-        "workflow {}: writes switched in {} ms; the sources were fenced for {} ms until the map was published",
-        spec.name(),
-        (System.nanoTime() - t0) / 1_000_000,
-        (System.nanoTime() - fenced) / 1_000_000);
+    steps.mark("after: stop forward streams");
+    LOG.info("workflow {}: writes switched; {}", spec.name(), steps);
     return w;
   }
 
   /**
-   * Steps 6-8, idempotent, so a restarted switcher that finds the journal finishes forward: the
-   * reverse streams' start positions are stored before any target is opened (a target takes no
-   * write before that, so reading them again after a crash before they were stored loses nothing);
-   * the targets open at the epoch the map gives them; the map is published unless it already shows
-   * the targets serving.
+   * Steps 6-8 for a restarted switcher that found the journal: the map is published unless the
+   * newest one already has the targets serving.
    */
   Workflow finishForward(Workflow w) throws Exception {
     for (ShardServer t : spec.targets()) {
       streams.ensureCapture(t, Duration.ofSeconds(60)); // running already unless restarted
     }
+    try (ServerFence.Connections conns = ServerFence.Connections.open(spec.targets())) {
+      ShardMap current = publisher.newest().orElseThrow();
+      ShardMap next = MapChanges.unlessPublished(current, MapChanges.targetsServe(current, spec));
+      return finishForward(w, conns, next, next != current);
+    }
+  }
+
+  /**
+   * Steps 6-8, idempotent: the reverse streams' start positions are stored before any target is
+   * opened (a target takes no write before that, so reading them again after a crash before they
+   * were stored loses nothing); the targets open at the epoch {@code next} gives them; {@code next}
+   * is published if {@code publish}.
+   */
+  private Workflow finishForward(
+      Workflow w, ServerFence.Connections conns, ShardMap next, boolean publish) throws Exception {
     if (w.reverseStart() == null) {
       Map<String, GtidPosition> start = new LinkedHashMap<>();
       for (ShardServer t : spec.targets()) {
-        start.put(t.shard(), ServerFence.position(t));
+        start.put(t.shard(), ServerFence.position(conns.of(t)));
       }
       w = engine.update(w.withReverseStart(Positions.strings(start), w.updatedAt()));
     }
-    long t6 = System.nanoTime();
     streams.startReverse(w.generation(), Positions.parse(w.reverseStart()));
+    steps.mark("reverse streams");
     Failpoints.reach("switch:reverse-started");
-    ShardMap current = publisher.newest().orElseThrow();
-    ShardMap next = MapChanges.unlessPublished(current, MapChanges.targetsServe(current, spec));
-    boolean published = next == current;
-    long t7 = System.nanoTime();
     for (ShardServer t : spec.targets()) {
-      ServerFence.open(t, spec.keyspace(), MapChanges.epochOf(next, t));
+      ServerFence.open(conns.of(t), t, spec.keyspace(), MapChanges.epochOf(next, t));
     }
+    steps.mark("open targets");
     Failpoints.reach("switch:targets-open");
-    long t8 = System.nanoTime();
-    if (!published) {
+    if (publish) {
       publisher.publish(next);
     }
+    steps.mark("publish");
     Failpoints.reach("switch:published");
-    LOG.debug(
-        "workflow {}: step 6 reverse streams {} ms, step 7 open targets {} ms, step 8 publish {} ms",
-        spec.name(),
-        (t7 - t6) / 1_000_000,
-        (t8 - t7) / 1_000_000,
-        (System.nanoTime() - t8) / 1_000_000);
     LOG.info(
         "workflow {}: phase 8/8 shard map version {} {}: {} serve writes",
         spec.name(),
         next.version(),
-        published ? "was already published" : "published",
+        publish ? "published" : "was already published",
         MapChanges.names(spec.targets()));
     return w;
   }
@@ -178,25 +193,25 @@ final class SwitchWritesPhase {
     refuseUnlessReady(w, force);
     ShardMap current = publisher.newest().orElseThrow();
     ShardMap next = MapChanges.targetsServe(current, spec);
-    List<String> steps = new java.util.ArrayList<>();
-    steps.add("capture " + MapChanges.names(spec.targets()) + " (before the fence)");
-    steps.add(
+    List<String> plan = new ArrayList<>();
+    plan.add("capture " + MapChanges.names(spec.targets()) + " (before the fence)");
+    plan.add(
         "fence "
             + MapChanges.names(spec.sources())
             + " and set them read_only (lock wait at most "
             + spec.fenceLockWait().toMillis()
             + " ms)");
-    steps.add("read the sources' position G");
-    steps.add(
+    plan.add("read the sources' position G");
+    plan.add(
         "wait until "
             + MapChanges.names(spec.targets())
             + " have applied G (at most "
             + spec.catchUpTimeout().toMillis()
-            + " ms, else roll back), then freeze the forward streams at G");
-    steps.add("write the journal record (the point of no return)");
-    steps.add("start reverse streams " + MapChanges.names(spec.targets()) + " -> sources");
+            + " ms, else roll back), the forward streams stopping there");
+    plan.add("write the journal record (the point of no return)");
+    plan.add("start reverse streams " + MapChanges.names(spec.targets()) + " -> sources");
     for (ShardServer t : spec.targets()) {
-      steps.add(
+      plan.add(
           "open "
               + t.shard()
               + " on "
@@ -204,7 +219,7 @@ final class SwitchWritesPhase {
               + " for writes at epoch "
               + MapChanges.epochOf(next, t));
     }
-    steps.add(
+    plan.add(
         "publish shard map version "
             + next.version()
             + " (now "
@@ -212,11 +227,18 @@ final class SwitchWritesPhase {
             + ") with "
             + MapChanges.names(spec.targets())
             + " serving writes");
-    return steps;
+    return plan;
+  }
+
+  /** The sources and the targets. */
+  private List<ShardServer> servers() {
+    List<ShardServer> all = new ArrayList<>(spec.sources());
+    all.addAll(spec.targets());
+    return all;
   }
 
   private void refuseUnlessReady(Workflow w, boolean force) {
-    List<String> reasons = new java.util.ArrayList<>();
+    List<String> reasons = new ArrayList<>();
     if (w.state() != WorkflowState.RUNNING && w.state() != WorkflowState.READS_SWITCHED) {
       reasons.add(
           "the workflow is "
@@ -239,12 +261,13 @@ final class SwitchWritesPhase {
     }
   }
 
-  private Map<String, GtidPosition> fenceAndReadPositions(Workflow w, WorkflowState before)
-      throws Exception {
+  private Map<String, GtidPosition> fenceAndReadPositions(
+      Workflow w, WorkflowState before, ServerFence.Connections conns) throws Exception {
     try {
       for (ShardServer s : spec.sources()) {
-        ServerFence.fence(s, spec.keyspace(), spec.fenceLockWait());
+        ServerFence.fence(conns.of(s), s, spec.keyspace(), spec.fenceLockWait());
       }
+      steps.mark("fence");
     } catch (SQLException e) {
       unfence(w, before);
       throw new CutoverAbortedException(
@@ -259,8 +282,9 @@ final class SwitchWritesPhase {
     }
     Map<String, GtidPosition> g = new LinkedHashMap<>();
     for (ShardServer s : spec.sources()) {
-      g.put(s.shard(), ServerFence.position(s));
+      g.put(s.shard(), ServerFence.position(conns.of(s)));
     }
+    steps.mark("read G");
     return g;
   }
 

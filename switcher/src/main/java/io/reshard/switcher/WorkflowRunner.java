@@ -47,6 +47,7 @@ public final class WorkflowRunner implements AutoCloseable {
   private volatile List<DiffReport> lastDiff = List.of();
   private final AtomicLong diffChunks = new AtomicLong();
   private volatile String diffTable;
+  private volatile CutoverSteps lastCutoverSteps = new CutoverSteps();
 
   /** A runner with captures of its own, stopped when it closes. */
   public WorkflowRunner(WorkflowSpec spec, WorkflowEngine engine, ShardMapPublisher publisher) {
@@ -227,9 +228,11 @@ public final class WorkflowRunner implements AutoCloseable {
    */
   public Workflow switchWrites(boolean force, Duration catchUpTimeout) throws Exception {
     try {
-      workflow =
-          new SwitchWritesPhase(spec.withCatchUpTimeout(catchUpTimeout), streams, engine, publisher)
-              .run(workflow, force);
+      SwitchWritesPhase phase =
+          new SwitchWritesPhase(
+              spec.withCatchUpTimeout(catchUpTimeout), streams, engine, publisher);
+      lastCutoverSteps = phase.steps();
+      workflow = phase.run(workflow, force);
     } catch (CutoverAbortedException e) {
       workflow = engine.store().load(spec.name()).orElse(workflow);
       throw e;
@@ -248,7 +251,9 @@ public final class WorkflowRunner implements AutoCloseable {
   /** Writes (and reads) back to the sources; see {@link ReverseTrafficPhase}. */
   public Workflow reverseTraffic() throws Exception {
     try {
-      workflow = new ReverseTrafficPhase(spec, streams, engine, publisher).run(workflow);
+      ReverseTrafficPhase phase = new ReverseTrafficPhase(spec, streams, engine, publisher);
+      lastCutoverSteps = phase.steps();
+      workflow = phase.run(workflow);
     } catch (CutoverAbortedException e) {
       workflow = engine.store().load(spec.name()).orElse(workflow);
       throw e;
@@ -394,6 +399,14 @@ public final class WorkflowRunner implements AutoCloseable {
         positions,
         a.lagMillis(),
         a.lastError().orElse(null));
+  }
+
+  /**
+   * The step timings of the last {@link #switchWrites} or {@link #reverseTraffic} (empty before the
+   * first); for the cutover benchmark and for logs.
+   */
+  public CutoverSteps lastCutoverSteps() {
+    return lastCutoverSteps;
   }
 
   /** The largest apply lag of the forward streams, in ms. */

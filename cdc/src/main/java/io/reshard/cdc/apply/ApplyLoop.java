@@ -163,6 +163,7 @@ public final class ApplyLoop implements Runnable {
       c.commit();
       markCommitted();
       topics.values().forEach(t -> consumer.seek(t.tp, t.committedOffset));
+      consumer.resume(consumer.paused()); // topics held at their stop points run again
       synchronized (this) {
         skipErrorRecord = false;
         errorTopic = null;
@@ -181,16 +182,14 @@ public final class ApplyLoop implements Runnable {
       Connection c, KafkaConsumer<byte[], byte[]> consumer, ConsumerRecords<byte[], byte[]> batch)
       throws SQLException {
     int rowsInTx = 0;
-    boolean stopped = false;
     if (!batch.isEmpty()) {
       caughtUp = false; // records the applier has not applied yet: not at the newest position
       oldestKnown = false;
     }
     for (Topic t : topics.values()) {
       for (ConsumerRecord<byte[], byte[]> r : batch.records(t.tp)) {
-        if (t.stopAt != null && t.position.covers(t.stopAt)) {
-          stopped = true;
-          break;
+        if (reachedStop(t)) {
+          break; // this topic applies nothing more; see holdAtStop
         }
         if (!oldestKnown) {
           oldestUnappliedMillis = r.timestamp();
@@ -217,17 +216,64 @@ public final class ApplyLoop implements Runnable {
           oldestKnown = false; // the next record is now the oldest unapplied one
         }
       }
-      if (t.stopAt != null && t.position.covers(t.stopAt)) {
-        stopped = true;
+      if (reachedStop(t)) {
+        holdAtStop(consumer, t);
       }
-      if (stopped) {
-        commit(c, t, StreamsTable.State.STOPPED, "stopped at " + t.stopAt);
-        consumer.seek(t.tp, t.committedOffset);
-        return;
-      }
+    }
+    Topic stopped = everyStopReached();
+    if (stopped != null) {
+      commit(c, stopped, StreamsTable.State.STOPPED, "stopped at " + stopPoints());
+      topics.values().forEach(t -> consumer.seek(t.tp, t.committedOffset));
+      return;
     }
     commit(c, null, null, null);
     updateCaughtUp(consumer);
+  }
+
+  private static boolean reachedStop(Topic t) {
+    GtidPosition stop = t.stopAt;
+    return stop != null && t.position.covers(stop);
+  }
+
+  /**
+   * A topic that reached its stop point while others of this applier still run to theirs: its
+   * partition goes back to the first record not applied and is paused, so nothing after its stop
+   * point is fetched or applied. A resume (or runTo) un-pauses it.
+   */
+  private static void holdAtStop(KafkaConsumer<byte[], byte[]> consumer, Topic t) {
+    if (!consumer.paused().contains(t.tp)) {
+      consumer.seek(t.tp, t.nextOffset);
+      consumer.pause(List.of(t.tp));
+    }
+  }
+
+  /**
+   * The stream stops as a whole once every topic that has a stop point has reached it (a topic
+   * without one runs until then): a topic of this applier, with a stop point, to record the state
+   * on; null while some stop point is not reached, or none is set. Synchronized, so stop points set
+   * together ({@link #stopAt(Map)}) are seen together.
+   */
+  private synchronized Topic everyStopReached() {
+    Topic any = null;
+    for (Topic t : topics.values()) {
+      if (t.stopAt != null) {
+        if (!t.position.covers(t.stopAt)) {
+          return null;
+        }
+        any = any == null ? t : any;
+      }
+    }
+    return any;
+  }
+
+  private String stopPoints() {
+    List<String> points = new ArrayList<>();
+    for (Topic t : topics.values()) {
+      if (t.stopAt != null) {
+        points.add(topics.size() == 1 ? t.stopAt.toString() : t.name + " " + t.stopAt);
+      }
+    }
+    return String.join(", ", points);
   }
 
   /** Applies one record inside the current target transaction; returns the row changes it made. */
@@ -482,8 +528,53 @@ public final class ApplyLoop implements Runnable {
     return true;
   }
 
+  /**
+   * Waits until the stream of {@code topic} has stopped at its stop point ({@link #stopAt}, {@link
+   * #runTo}) with every transaction of {@code position} committed. Woken by the commit that stops
+   * the stream, so it returns as soon as that commit is done, with no polling delay.
+   *
+   * @return false on timeout, or if the stream stopped in error
+   */
+  public synchronized boolean awaitStopped(String topic, GtidPosition position, Duration timeout) {
+    Topic t = topics.get(topic);
+    if (t == null) {
+      throw new IllegalArgumentException("not a source topic of this applier: " + topic);
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (state != StreamsTable.State.STOPPED
+        || resumeRequested
+        || t.committedPosition == null
+        || !t.committedPosition.covers(position)) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0 || (state == StreamsTable.State.ERROR && !resumeRequested)) {
+        return false;
+      }
+      try {
+        wait(Math.max(1, Math.min(left / 1_000_000, 100)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
   public synchronized void stopAt(String topic, GtidPosition position) {
     topics.get(topic).stopAt = position;
+  }
+
+  /**
+   * Sets the stop points of several topics at once (topic to position): the stream stops when it
+   * has reached all of them, never having seen only some of them set.
+   */
+  public synchronized void stopAt(Map<String, GtidPosition> positions) {
+    positions.forEach(
+        (topic, p) -> {
+          if (!topics.containsKey(topic)) {
+            throw new IllegalArgumentException("not a source topic of this applier: " + topic);
+          }
+        });
+    positions.forEach((topic, p) -> topics.get(topic).stopAt = p);
   }
 
   /**
