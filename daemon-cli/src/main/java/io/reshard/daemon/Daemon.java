@@ -63,7 +63,7 @@ public final class Daemon {
           shared.external(cs.shard().keyspace(), cs.shard().shard(), cs::committedPosition);
         }
       }
-      workflows = new WorkflowService(config, b.servers, store, shared);
+      workflows = new WorkflowService(config, b.servers, store, shared, registry);
     }
     WorkflowActions actions =
         b.actions != null

@@ -1,6 +1,7 @@
 package io.reshard.daemon;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopyProgress;
 import io.reshard.differ.DiffReport;
@@ -71,6 +72,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   private final WorkflowStore store;
   private final WorkflowEngine engine;
   private final CaptureRegistry captures;
+  private final MeterRegistry meters;
   private final Map<String, ShardMapPublisher> publishers = new HashMap<>();
   private final Map<String, Hosted> hosted = new ConcurrentHashMap<>();
   private volatile String state = "NEW";
@@ -94,9 +96,15 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
    * @param servers where shards may live
    * @param store the workflow records
    * @param captures the daemon's captures, shared by its workflows
+   * @param meters where the appliers' lag and throughput meters go
    */
   public WorkflowService(
-      DaemonConfig config, ServerDirectory servers, WorkflowStore store, CaptureRegistry captures) {
+      DaemonConfig config,
+      ServerDirectory servers,
+      WorkflowStore store,
+      CaptureRegistry captures,
+      MeterRegistry meters) {
+    this.meters = meters;
     this.config = config;
     this.servers = servers;
     this.store = store;
@@ -144,7 +152,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
 
   private void resume(Workflow w) throws Exception {
     WorkflowSpec spec = spec(w, w.servers());
-    Hosted h = new Hosted(new WorkflowRunner(spec, engine, publisher(spec.keyspace()), captures));
+    Hosted h =
+        new Hosted(new WorkflowRunner(spec, engine, publisher(spec.keyspace()), captures, meters));
     Workflow now;
     try {
       now = h.runner.resume(w);
@@ -443,7 +452,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     }
     WorkflowSpec spec =
         spec(Workflow.create(name, keyspace, List.of(source), targets, null, Instant.now()), refs);
-    Hosted h = new Hosted(new WorkflowRunner(spec, engine, publisher(keyspace), captures));
+    Hosted h = new Hosted(new WorkflowRunner(spec, engine, publisher(keyspace), captures, meters));
     h.lock.lock();
     try {
       try {

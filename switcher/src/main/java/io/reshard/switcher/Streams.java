@@ -1,5 +1,6 @@
 package io.reshard.switcher;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.reshard.cdc.ApplyConfig;
 import io.reshard.cdc.ApplyEngine;
 import io.reshard.cdc.CapturePosition;
@@ -25,6 +26,7 @@ import java.util.function.Supplier;
 final class Streams implements AutoCloseable {
   private final WorkflowSpec spec;
   private final CaptureRegistry captures;
+  private final MeterRegistry meters;
   private final boolean ownsCaptures;
   private final Map<String, ApplyEngine> forward = new LinkedHashMap<>();
   private final Map<String, ApplyEngine> reverse = new LinkedHashMap<>();
@@ -32,8 +34,10 @@ final class Streams implements AutoCloseable {
   /**
    * @param captures the process's captures; null for a registry of this workflow's own, stopped
    *     with it
+   * @param meters where the appliers' lag and throughput meters go, or null for none
    */
-  Streams(WorkflowSpec spec, CaptureRegistry captures) {
+  Streams(WorkflowSpec spec, CaptureRegistry captures, MeterRegistry meters) {
+    this.meters = meters;
     this.spec = spec;
     this.ownsCaptures = captures == null;
     this.captures = captures == null ? new CaptureRegistry() : captures;
@@ -102,7 +106,8 @@ final class Streams implements AutoCloseable {
                 spec.bootstrap(),
                 sources,
                 ApplyConfig.DEFAULT_MAX_ROWS_PER_COMMIT,
-                Duration.ofMillis(20)));
+                Duration.ofMillis(20)),
+            meters);
     e.start();
     return e;
   }

@@ -1,5 +1,6 @@
 package io.reshard.switcher;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.reshard.cdc.GtidPosition;
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
@@ -54,17 +55,29 @@ public final class WorkflowRunner implements AutoCloseable {
     this(spec, engine, publisher, null);
   }
 
+  /** A runner sharing the process's captures, without meters. */
+  public WorkflowRunner(
+      WorkflowSpec spec,
+      WorkflowEngine engine,
+      ShardMapPublisher publisher,
+      CaptureRegistry captures) {
+    this(spec, engine, publisher, captures, null);
+  }
+
   /**
    * A runner sharing the process's captures.
    *
    * @param captures the captures of this process (the daemon's); null for captures of its own
+   * @param meters where the appliers' lag and throughput meters go (tags {@code workflow} = the
+   *     stream, {@code target}), or null for none
    * @throws IllegalArgumentException for more than one source shard (merges are not supported yet)
    */
   public WorkflowRunner(
       WorkflowSpec spec,
       WorkflowEngine engine,
       ShardMapPublisher publisher,
-      CaptureRegistry captures) {
+      CaptureRegistry captures,
+      MeterRegistry meters) {
     if (spec.sources().size() != 1) {
       throw new IllegalArgumentException(
           "only splits of one source shard are supported yet, got " + spec.sources());
@@ -72,7 +85,7 @@ public final class WorkflowRunner implements AutoCloseable {
     this.spec = spec;
     this.engine = engine;
     this.publisher = publisher;
-    this.streams = new Streams(spec, captures);
+    this.streams = new Streams(spec, captures, meters);
   }
 
   /** The workflow's record as this runner last wrote or read it; null before create/resume. */
