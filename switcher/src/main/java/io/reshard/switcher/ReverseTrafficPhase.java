@@ -106,6 +106,9 @@ final class ReverseTrafficPhase {
    */
   Workflow resume(Workflow w) throws Exception {
     if (w.reversePosition() != null) {
+      for (ShardServer s : spec.sources()) {
+        streams.ensureCapture(s, Duration.ofSeconds(60)); // the new forward streams read them
+      }
       try (ServerFence.Connections conns = ServerFence.Connections.open(spec.sources())) {
         ShardMap current = publisher.newest().orElseThrow();
         ShardMap next = MapChanges.unlessPublished(current, MapChanges.sourcesServe(current, spec));
