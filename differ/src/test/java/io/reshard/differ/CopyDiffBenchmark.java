@@ -36,15 +36,28 @@ import java.util.Random;
  *   <li>the online copy from db1 (shard {@code -}) to db2 ({@code -80}) and db3 ({@code 80-}),
  *       default {@link io.reshard.copier.CopierConfig};
  *   <li>{@code mariadb-dump --single-transaction | mariadb} of the same table from db1 into a fresh
- *       database on db2 (one target, no split: the machine's own tools as the baseline);
- *   <li>the diff of both targets against the source ({@link Differ}, default config);
- *   <li>a plain PK-ordered streaming scan of the table on the source and on both targets.
+ *       database {@code bench_dump} on db2 (one target, no split: the machine's own tools as the
+ *       baseline);
+ *   <li>then three differences go into both copies on db2 (a changed body, a missing row, an extra
+ *       row: {@link Differences});
+ *   <li>the diff of both targets the way it was done before, one {@link Differ} per target (the
+ *       source read once per target);
+ *   <li>the diff of both targets by one {@link Differ} (the source read once), default config; its
+ *       reports must name exactly the three keys;
+ *   <li>a plain PK-ordered streaming scan of the table on the source and on both targets;
+ *   <li>{@code pt-table-sync --print} from percona-toolkit between db1's table and the full copy in
+ *       {@code bench_dump} on db2 (the same rows per side; it must print exactly one statement per
+ *       injected difference), skipped with a line if the tool is not installed (Debian: {@code
+ *       apt-get install percona-toolkit}).
  * </ol>
+ *
+ * <p>The ratios printed: copy / dump rate, diff / scan rate (the scan's rate counts source rows, as
+ * the diff's does) and diff / pt-table-sync rate (rows per side).
  *
  * <p>Run from the repository root (one command line):
  *
  * <pre>
- * mvn -B -q -o -pl differ -am package -DskipTests &amp;&amp; java -cp "differ/target/test-classes:differ/target/classes:$(cat differ/target/bench.classpath)" io.reshard.differ.CopyDiffBenchmark [rows]
+ * mvn -B -q -o -pl differ -am package -DskipTests &amp;&amp; java -cp "differ/target/test-classes:differ/target/classes:$(cat differ/target/bench.classpath)" io.reshard.differ.CopyDiffBenchmark [rows, default 200000]
  * </pre>
  */
 public final class CopyDiffBenchmark {
