@@ -5,8 +5,8 @@
  *
  * <p>Entry class: {@link io.reshard.differ.Differ} (its description holds the runbook). What it
  * needs from elsewhere is declared here: {@link io.reshard.differ.StreamControl} (cdc steers a
- * target's applier; one per target). The result is a {@link io.reshard.differ.DiffReport}; progress on the target
- * is {@link io.reshard.differ.DiffStateTable}. Rows are read and written with the copier's exact
- * value transport ({@link io.reshard.copier.rows}).
+ * target's applier; one per target). The result is a {@link io.reshard.differ.DiffReport}; progress
+ * on the target is {@link io.reshard.differ.DiffStateTable}. Rows are read and written with the
+ * copier's exact value transport ({@link io.reshard.copier.rows}).
  */
 package io.reshard.differ;

@@ -44,6 +44,7 @@ import java.util.Random;
  *       source read once per target);
  *   <li>the diff of both targets by one {@link Differ} (the source read once), default config; its
  *       reports must name exactly the three keys;
+ *   <li>the same diff with chunks of 1,000 and 20,000 rows;
  *   <li>a plain PK-ordered streaming scan of the table on the source and on both targets;
  *   <li>{@code pt-table-sync --print} from percona-toolkit between db1's table and the full copy in
  *       {@code bench_dump} on db2 (the same rows per side; it must print exactly one statement per
@@ -158,6 +159,22 @@ public final class CopyDiffBenchmark {
     }
     diffs.checkNamed(reports);
 
+    // the chunk size: the same diff with smaller and larger chunks than the default
+    int[] chunkSizes = {1000, 20_000};
+    double[] chunkS = new double[chunkSizes.length];
+    for (int i = 0; i < chunkSizes.length; i++) {
+      t0 = System.nanoTime();
+      diffs.checkNamed(
+          new Differ(
+                  new DiffSpec(
+                      "bench", DB, endpoint(src), copy.targets(), List.of("messages"), vschema),
+                  DifferConfig.builder().chunkRows(chunkSizes[i]).build(),
+                  List.of(StreamControl.none(), StreamControl.none()),
+                  DiffListener.NONE)
+              .runAll());
+      chunkS[i] = seconds(t0);
+    }
+
     t0 = System.nanoTime();
     long scanned = scan(src) + scan(left) + scan(right);
     double scanS = seconds(t0);
@@ -185,6 +202,11 @@ public final class CopyDiffBenchmark {
         comparedPerTarget / perTargetS);
     System.out.printf(
         "%-52s %10.2f %,12.0f%n", "diff of both targets at once (differ)", diffS, compared / diffS);
+    for (int i = 0; i < chunkSizes.length; i++) {
+      System.out.printf(
+          "%-52s %10.2f %,12.0f%n",
+          "  the same with chunkRows " + chunkSizes[i], chunkS[i], compared / chunkS[i]);
+    }
     System.out.printf(
         "%-52s %10.2f %,12.0f%n",
         "plain PK-ordered scan, source + both targets", scanS, (scanned / 2.0) / scanS);

@@ -17,8 +17,8 @@ import java.util.Map;
  * KeyedRow}), so {@code 'Café'} on one side meets {@code 'cafe'} on the other where the collation
  * calls them equal; paired rows are then compared byte for byte in every column, the key columns
  * included, so that pair is reported as mismatched. No client-side ordering of keys is needed:
- * while the i-th rows of both sides have the same equality key (the usual case, both sides being
- * in the server's key order) they are paired directly, and only the rest goes through a map.
+ * while the i-th rows of both sides have the same equality key (the usual case, both sides being in
+ * the server's key order) they are paired directly, and only the rest goes through a map.
  *
  * <p>Stateless and thread-safe.
  */
