@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -33,10 +35,9 @@ import org.slf4j.LoggerFactory;
  *   <li>stop every target's applier ({@link StreamControl#stop()});
  *   <li>open a consistent snapshot on the source and read its exact position G ({@link
  *       ServerFlavor#openSnapshot});
- *   <li>for each target in turn: run its applier to exactly G ({@link StreamControl#runTo}), open a
- *       consistent snapshot on the target, and restart the applier: every snapshot now shows the
- *       same source position, while the pipeline goes on;
- *   <li>(logged with step 4) every target's snapshot is open at G;
+ *   <li>for every target at once (one thread each): run its applier to exactly G ({@link
+ *       StreamControl#runTo}), open a consistent snapshot on the target, and restart that applier;
+ *   <li>every target's snapshot now shows the same source position G, while the pipeline goes on;
  *   <li>compare the tables one after the other, chunk by chunk, the source against every target at
  *       once ({@link TableDiffer}), saving progress in {@code _reshard.diff_state} on each target.
  * </ol>
@@ -249,16 +250,23 @@ public final class Differ {
       }
       String g = config.flavor().openSnapshot(src);
       LOG.info("workflow {} targets {} diff phase 3/6 source snapshot at {}", wf, names, g);
+      LOG.info("workflow {} targets {} diff phase 4/6 running the appliers to {}", wf, names, g);
+      List<Future<Void>> catchUps = new ArrayList<>();
       for (int i = 0; i < controls.size(); i++) {
-        LOG.info(
-            "workflow {} target {} diff phase 4/6 running the applier to {}", wf, names.get(i), g);
-        controls.get(i).runTo(g, config.catchUpTimeout());
-        ServerFlavor.begin(reads.get(i));
-        if (!repair) {
-          stopped[i] = false;
-          controls.get(i).resume();
-        }
+        int target = i;
+        catchUps.add(
+            pool.submit(
+                () -> {
+                  controls.get(target).runTo(g, config.catchUpTimeout());
+                  ServerFlavor.begin(reads.get(target));
+                  if (!repair) {
+                    stopped[target] = false;
+                    controls.get(target).resume();
+                  }
+                  return null;
+                }));
       }
+      awaitAll(catchUps);
       LOG.info(
           "workflow {} targets {} diff phase 5/6 target snapshots at {}{}",
           wf,
@@ -327,6 +335,45 @@ public final class Differ {
         new TableDiffer(
             spec, config, t, ShardingKey.of(spec.vschema(), t), src, targets, g, pool, listener);
     return differ.run(states);
+  }
+
+  /**
+   * Waits for every catch-up (all of them, even after a failure, so that no thread still steers an
+   * applier or opens a snapshot when this returns), then rethrows the first failure.
+   */
+  private static void awaitAll(List<Future<Void>> futures)
+      throws SQLException, InterruptedException {
+    Throwable failure = null;
+    boolean interrupted = false;
+    for (Future<Void> f : futures) {
+      while (true) {
+        try {
+          f.get();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          failure = failure == null ? e.getCause() : failure;
+          break;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedException("interrupted while the appliers ran to the snapshot");
+    }
+    if (failure instanceof SQLException e) {
+      throw e;
+    }
+    if (failure instanceof InterruptedException e) {
+      throw e;
+    }
+    if (failure instanceof RuntimeException e) {
+      throw e;
+    }
+    if (failure != null) {
+      throw new IllegalStateException("running an applier to the snapshot failed", failure);
+    }
   }
 
   private static ThreadFactory daemon() {
