@@ -8,7 +8,9 @@ import java.util.List;
  * How a {@link Differ} reads and reports. Immutable; built with {@link #builder()}, which validates
  * every value and reports all problems at once.
  *
- * @param chunkRows source rows read per chunk (and at most as many per target); default 5,000. Memory holds about three chunks: the current and the next source chunk, and the targets' rows of the current one
+ * @param chunkRows source rows read per chunk (and at most as many per target); default 5,000.
+ *     Memory holds about three chunks: the current and the next source chunk, and the targets' rows
+ *     of the current one
  * @param sampleLimit differing keys kept per table for the report; default 10
  * @param resume continue from {@code _reshard.diff_state} rather than start over; default false
  * @param catchUpTimeout how long the applier may take to reach the snapshot's position; default 5
