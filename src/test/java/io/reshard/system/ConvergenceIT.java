@@ -126,27 +126,36 @@ class ConvergenceIT {
             .build()
             .run();
         Thread.sleep(1000); // writes go on after the copy, as they do before a switch
-        // the diff runs on the live source: the writer keeps writing while each target is compared
-        // at one consistent position, so any difference it reports would be a false one
+        // the diff runs on the live source: the writer keeps writing while both targets are
+        // compared at one consistent position (one Differ, the source read once, each applier
+        // run to the same G), so any difference it reports would be a false one
+        List<DiffReport> reports =
+            new Differ(
+                    new DiffSpec(
+                        "converge",
+                        cluster.database(),
+                        endpoint(source),
+                        List.of(
+                            new CopyTarget(ranges.get(0), endpoint(targets.get(0))),
+                            new CopyTarget(ranges.get(1), endpoint(targets.get(1)))),
+                        List.of("items"),
+                        VSchema.parse(VSCHEMA)),
+                    DifferConfig.defaults(),
+                    List.of(
+                        StreamSeams.control(appliers.get(0), topic, Duration.ofSeconds(60)),
+                        StreamSeams.control(appliers.get(1), topic, Duration.ofSeconds(60))),
+                    DiffListener.NONE)
+                .runAll();
         for (int i = 0; i < 2; i++) {
-          DiffReport report =
-              new Differ(
-                      new DiffSpec(
-                          "converge",
-                          cluster.database(),
-                          endpoint(source),
-                          new CopyTarget(ranges.get(i), endpoint(targets.get(i))),
-                          List.of("items"),
-                          VSchema.parse(VSCHEMA)),
-                      DifferConfig.defaults(),
-                      StreamSeams.control(appliers.get(i), topic, Duration.ofSeconds(60)),
-                      DiffListener.NONE)
-                  .run();
+          DiffReport report = reports.get(i);
           assertTrue(
               report.isClean(), "seed " + seed + ", target " + ranges.get(i) + ":\n" + report);
           assertTrue(
               report.tables().get(0).compared() > 1000, "the diff compared the rows: " + report);
         }
+        assertTrue(
+            reports.get(0).sourcePosition().equals(reports.get(1).sourcePosition()),
+            "both targets at one G: " + reports);
         assertTrue(!writes.isDone(), "the writer was still writing during the diff");
         stop.set(true);
         int transactions = writes.get();

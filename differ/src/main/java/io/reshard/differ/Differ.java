@@ -1,6 +1,6 @@
 package io.reshard.differ;
 
-import io.reshard.copier.rows.RowKey;
+import io.reshard.copier.CopyTarget;
 import io.reshard.copier.rows.RowWriter;
 import io.reshard.copier.rows.Sessions;
 import io.reshard.copier.rows.ShardingKey;
@@ -13,38 +13,48 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The diff of a workflow's target against its source (DESIGN 4.7; Vitess's VDiff): every row of the
- * moved tables, read on both sides at one source position G, compared byte for byte.
+ * The diff of a workflow's targets against their source (DESIGN 4.7; Vitess's VDiff): every row of
+ * the moved tables, read on every side at one source position G, compared byte for byte. The source
+ * is read once for all the targets of the {@link DiffSpec}: each source row is routed by keyspace
+ * id to the target whose range holds it.
  *
- * <p><b>The runbook</b> ({@link #run()}), logged as {@code phase i/6}:
+ * <p><b>The runbook</b> ({@link #runAll()}), logged as {@code phase i/6}:
  *
  * <ol>
  *   <li>check the tables and read their definitions from the source;
- *   <li>stop the target's applier ({@link StreamControl#stop()});
+ *   <li>stop every target's applier ({@link StreamControl#stop()});
  *   <li>open a consistent snapshot on the source and read its exact position G ({@link
  *       ServerFlavor#openSnapshot});
- *   <li>run the applier to exactly G ({@link StreamControl#runTo});
- *   <li>open a consistent snapshot on the target, then restart the applier: both snapshots now show
- *       the same position, while the pipeline goes on;
- *   <li>compare the tables one after the other, chunk by chunk ({@link TableDiffer}), saving
- *       progress in {@code _reshard.diff_state} on the target.
+ *   <li>for every target at once (one thread each): run its applier to exactly G ({@link
+ *       StreamControl#runTo}), open a consistent snapshot on the target, and restart that applier;
+ *   <li>every target's snapshot now shows the same source position G, while the pipeline goes on;
+ *   <li>compare the tables one after the other, chunk by chunk, the source against every target at
+ *       once ({@link TableDiffer}), saving progress in {@code _reshard.diff_state} on each target.
  * </ol>
  *
- * <p><b>Repair</b> ({@link #repair()}) runs the same steps but keeps the applier stopped at G until
- * every table is compared, and in each chunk rewrites the target's mismatched and missing rows with
- * the source snapshot's images and deletes its extra rows: the target then holds the source's state
- * at G, which is what it must hold at G, and the applier continues from there. A second, plain diff
- * then checks the result.
+ * <p><b>Repair</b> ({@link #repairAll()}) runs the same steps but keeps the appliers stopped at G
+ * until every table is compared, and in each chunk rewrites a target's mismatched and missing rows
+ * with the source snapshot's images and deletes its extra rows: the target then holds the source's
+ * state at G, which is what it must hold at G, and its applier continues from there. A second,
+ * plain diff then checks the result.
  *
  * <p><b>Resume.</b> With {@link DifferConfig#resume()}, each table continues after the last key
- * saved in {@code _reshard.diff_state}, with its counts, at a new snapshot position; tables found
- * done are not read again. Otherwise the workflow's diff state is cleared first.
+ * saved in the targets' {@code _reshard.diff_state}, with their counts, at a new snapshot position;
+ * tables found done on every target are not read again. Otherwise the workflow's diff state is
+ * cleared first.
  *
- * <p>Thread-safety: one call at a time.
+ * <p>Thread-safety: one call at a time. The reads of a chunk run on a few threads of the differ's
+ * own (one per target and one for the source).
  */
 public final class Differ {
   private static final Logger LOG = LoggerFactory.getLogger(Differ.class);
@@ -53,25 +63,54 @@ public final class Differ {
 
   private final DiffSpec spec;
   private final DifferConfig config;
-  private final StreamControl control;
+  private final List<StreamControl> controls;
   private final DiffListener listener;
 
   /**
-   * @param spec what to compare
+   * A diff of a spec with one target.
+   *
+   * @param spec what to compare; one target
    * @param config how
    * @param control the target applier's control (cdc provides it; {@link StreamControl#none()} on
    *     static data)
    * @param listener hears chunk boundaries; {@link DiffListener#NONE} for nobody
+   * @throws IllegalArgumentException if the spec has several targets (use the list form)
    */
   public Differ(DiffSpec spec, DifferConfig config, StreamControl control, DiffListener listener) {
-    this.spec = Objects.requireNonNull(spec, "spec");
-    this.config = Objects.requireNonNull(config, "config");
-    this.control = Objects.requireNonNull(control, "control");
-    this.listener = Objects.requireNonNull(listener, "listener");
+    this(spec, config, List.of(Objects.requireNonNull(control, "control")), listener);
   }
 
   /**
-   * The outcome of a repair.
+   * A diff of every target of a spec, reading the source once.
+   *
+   * @param spec what to compare
+   * @param config how
+   * @param controls one per target, in {@link DiffSpec#targets()} order: that target's applier
+   * @param listener hears chunk boundaries; {@link DiffListener#NONE} for nobody
+   * @throws IllegalArgumentException if there is not exactly one control per target
+   */
+  public Differ(
+      DiffSpec spec, DifferConfig config, List<StreamControl> controls, DiffListener listener) {
+    this.spec = Objects.requireNonNull(spec, "spec");
+    this.config = Objects.requireNonNull(config, "config");
+    this.controls = List.copyOf(controls);
+    this.listener = Objects.requireNonNull(listener, "listener");
+    if (this.controls.size() != spec.targets().size()) {
+      throw new IllegalArgumentException(
+          "diff of workflow "
+              + spec.workflow()
+              + " has "
+              + spec.targets().size()
+              + " targets "
+              + spec.targetNames()
+              + " but "
+              + this.controls.size()
+              + " stream controls: give one per target, in the same order");
+    }
+  }
+
+  /**
+   * The outcome of a repair of one target.
    *
    * @param repaired the diff that found and fixed the differences ({@link TableDiff#repaired()})
    * @param verified the plain diff run after it; clean if the repair worked
@@ -79,32 +118,68 @@ public final class Differ {
   public record RepairResult(DiffReport repaired, DiffReport verified) {}
 
   /**
-   * Diffs every table and reports.
+   * Diffs every table of the spec's only target and reports.
    *
+   * @throws IllegalStateException if the spec has several targets (use {@link #runAll()})
    * @throws io.reshard.copier.CopyRefusedException if a table cannot be diffed (no primary key,
    *     ...)
    * @throws ReshardException naming the side and the MySQL error code, on a database failure
    */
   public DiffReport run() throws InterruptedException {
+    spec.target();
+    return runAll().get(0);
+  }
+
+  /**
+   * Diffs every table on every target, reading the source once, and reports per target.
+   *
+   * @return one report per target, in {@link DiffSpec#targets()} order, all at the same G
+   * @throws io.reshard.copier.CopyRefusedException if a table cannot be diffed (no primary key,
+   *     ...)
+   * @throws ReshardException naming the targets and the MySQL error code, on a database failure
+   */
+  public List<DiffReport> runAll() throws InterruptedException {
     return pass(false, config.resume());
   }
 
-  /** Diffs every table repairing the target, then diffs again; see the class description. */
+  /**
+   * Diffs every table of the spec's only target repairing it, then diffs again; see the class
+   * description.
+   *
+   * @throws IllegalStateException if the spec has several targets (use {@link #repairAll()})
+   */
   public RepairResult repair() throws InterruptedException {
-    DiffReport repaired = pass(true, false);
-    DiffReport verified = pass(false, false);
-    return new RepairResult(repaired, verified);
+    spec.target();
+    return repairAll().get(0);
   }
 
-  private DiffReport pass(boolean repair, boolean resume) throws InterruptedException {
+  /**
+   * Diffs every table on every target repairing them, then diffs again; see the class description.
+   *
+   * @return one result per target, in {@link DiffSpec#targets()} order
+   */
+  public List<RepairResult> repairAll() throws InterruptedException {
+    List<DiffReport> repaired = pass(true, false);
+    List<DiffReport> verified = pass(false, false);
+    List<RepairResult> out = new ArrayList<>();
+    for (int i = 0; i < repaired.size(); i++) {
+      out.add(new RepairResult(repaired.get(i), verified.get(i)));
+    }
+    return out;
+  }
+
+  private List<DiffReport> pass(boolean repair, boolean resume) throws InterruptedException {
     String wf = spec.workflow();
-    String target = spec.target().name();
     LOG.info(
-        "workflow {} target {} diff phase 1/6 checking {} tables",
+        "workflow {} targets {} diff phase 1/6 checking {} tables",
         wf,
-        target,
+        spec.targetNames(),
         spec.tables().size());
-    try (Connection src = Sessions.open(spec.source(), spec.keyspace(), "")) {
+    List<Connection> open = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(spec.targets().size() + 1, daemon());
+    try {
+      Connection src = Sessions.open(spec.source(), spec.keyspace(), "");
+      open.add(src);
       String sqlMode = Sessions.pipelineSqlMode(Sessions.globalSqlMode(src));
       Sessions.apply(src, sqlMode);
       List<TableSchema> tables = new ArrayList<>();
@@ -113,21 +188,28 @@ public final class Differ {
         ShardingKey.of(spec.vschema(), schema);
         tables.add(schema);
       }
-      try (Connection tgt = Sessions.open(spec.target().endpoint(), spec.keyspace(), sqlMode);
-          Connection writes = Sessions.open(spec.target().endpoint(), spec.keyspace(), sqlMode)) {
-        DiffStateTable.create(writes);
+      List<Connection> reads = new ArrayList<>();
+      List<Connection> writes = new ArrayList<>();
+      for (CopyTarget t : spec.targets()) {
+        Connection read = Sessions.open(t.endpoint(), spec.keyspace(), sqlMode);
+        open.add(read);
+        Connection write = Sessions.open(t.endpoint(), spec.keyspace(), sqlMode);
+        open.add(write);
+        DiffStateTable.create(write);
         if (!resume) {
-          DiffStateTable.delete(writes, wf);
+          DiffStateTable.delete(write, wf);
         }
-        writes.setAutoCommit(false);
-        return snapshotAndCompare(tables, src, tgt, writes, repair, resume);
+        write.setAutoCommit(false);
+        reads.add(read);
+        writes.add(write);
       }
+      return snapshotAndCompare(tables, src, reads, writes, repair, resume, pool);
     } catch (SQLException e) {
       throw new ReshardException(
           "workflow "
               + wf
-              + " diff of target "
-              + target
+              + " diff of targets "
+              + spec.targetNames()
               + " failed with MySQL error "
               + e.getErrorCode()
               + " (SQLSTATE "
@@ -136,89 +218,170 @@ public final class Differ {
               + e.getMessage()
               + "; run the diff again with resume to continue after the last saved chunk",
           e);
+    } finally {
+      pool.shutdownNow();
+      for (Connection c : open) {
+        try {
+          c.close();
+        } catch (SQLException ignored) {
+          // closing: nothing left to do
+        }
+      }
     }
   }
 
-  private DiffReport snapshotAndCompare(
+  private List<DiffReport> snapshotAndCompare(
       List<TableSchema> tables,
       Connection src,
-      Connection tgt,
-      Connection writes,
+      List<Connection> reads,
+      List<Connection> writes,
       boolean repair,
-      boolean resume)
+      boolean resume,
+      ExecutorService pool)
       throws SQLException, InterruptedException {
     String wf = spec.workflow();
-    String target = spec.target().name();
-    LOG.info("workflow {} target {} diff phase 2/6 stopping the applier", wf, target);
-    control.stop();
-    boolean stopped = true;
+    List<String> names = spec.targetNames();
+    boolean[] stopped = new boolean[controls.size()];
     try {
+      LOG.info("workflow {} targets {} diff phase 2/6 stopping the appliers", wf, names);
+      for (int i = 0; i < controls.size(); i++) {
+        stopped[i] = true;
+        controls.get(i).stop();
+      }
       String g = config.flavor().openSnapshot(src);
-      LOG.info("workflow {} target {} diff phase 3/6 source snapshot at {}", wf, target, g);
-      LOG.info("workflow {} target {} diff phase 4/6 running the applier to {}", wf, target, g);
-      control.runTo(g, config.catchUpTimeout());
-      ServerFlavor.begin(tgt);
-      if (!repair) {
-        control.resume();
-        stopped = false;
+      LOG.info("workflow {} targets {} diff phase 3/6 source snapshot at {}", wf, names, g);
+      LOG.info("workflow {} targets {} diff phase 4/6 running the appliers to {}", wf, names, g);
+      List<Future<Void>> catchUps = new ArrayList<>();
+      for (int i = 0; i < controls.size(); i++) {
+        int target = i;
+        catchUps.add(
+            pool.submit(
+                () -> {
+                  controls.get(target).runTo(g, config.catchUpTimeout());
+                  ServerFlavor.begin(reads.get(target));
+                  if (!repair) {
+                    stopped[target] = false;
+                    controls.get(target).resume();
+                  }
+                  return null;
+                }));
       }
+      awaitAll(catchUps);
       LOG.info(
-          "workflow {} target {} diff phase 5/6 target snapshot at {}{}",
+          "workflow {} targets {} diff phase 5/6 target snapshots at {}{}",
           wf,
-          target,
+          names,
           g,
-          repair ? "; the applier stays stopped for the repair" : "; applier restarted");
+          repair ? "; the appliers stay stopped for the repair" : "; appliers restarted");
       LOG.info(
-          "workflow {} target {} diff phase 6/6 comparing {} tables", wf, target, tables.size());
-      List<TableDiff> results = new ArrayList<>();
+          "workflow {} targets {} diff phase 6/6 comparing {} tables", wf, names, tables.size());
+      List<List<TableDiff>> perTarget = new ArrayList<>();
+      names.forEach(n -> perTarget.add(new ArrayList<>()));
       for (TableSchema t : tables) {
-        results.add(compare(t, src, tgt, writes, repair, resume, g));
+        List<TableDiff> results = compare(t, src, reads, writes, repair, resume, g, pool);
+        for (int i = 0; i < results.size(); i++) {
+          perTarget.get(i).add(results.get(i));
+        }
       }
-      DiffReport report = new DiffReport(wf, target, g, results);
-      LOG.info("workflow {} target {} diff done:\n{}", wf, target, report.toTable());
-      return report;
+      List<DiffReport> reports = new ArrayList<>();
+      for (int i = 0; i < names.size(); i++) {
+        DiffReport report = new DiffReport(wf, names.get(i), g, perTarget.get(i));
+        LOG.info("workflow {} target {} diff done:\n{}", wf, names.get(i), report.toTable());
+        reports.add(report);
+      }
+      return reports;
     } finally {
-      if (stopped) {
-        control.resume();
+      for (int i = 0; i < stopped.length; i++) {
+        if (stopped[i]) {
+          controls.get(i).resume();
+        }
       }
       src.rollback();
-      tgt.rollback();
+      for (Connection c : reads) {
+        c.rollback();
+      }
     }
   }
 
-  private TableDiff compare(
+  private List<TableDiff> compare(
       TableSchema t,
       Connection src,
-      Connection tgt,
-      Connection writes,
+      List<Connection> reads,
+      List<Connection> writes,
       boolean repair,
       boolean resume,
-      String g)
-      throws SQLException {
-    Optional<DiffStateTable.State> state =
-        resume ? DiffStateTable.read(writes, spec.workflow(), t.table()) : Optional.empty();
-    writes.commit();
-    if (state.isPresent() && state.get().done()) {
-      LOG.info("workflow {} table {}: already compared", spec.workflow(), t.table());
-      return state.get().counts();
+      String g,
+      ExecutorService pool)
+      throws SQLException, InterruptedException {
+    List<Optional<DiffStateTable.State>> states = new ArrayList<>();
+    List<TableDiffer.Target> targets = new ArrayList<>();
+    for (int i = 0; i < writes.size(); i++) {
+      Connection w = writes.get(i);
+      states.add(resume ? DiffStateTable.read(w, spec.workflow(), t.table()) : Optional.empty());
+      w.commit();
+      targets.add(
+          new TableDiffer.Target(
+              reads.get(i),
+              w,
+              repair
+                  ? new RowWriter(t, REPAIR_ROWS_PER_STATEMENT, REPAIR_BYTES_PER_STATEMENT)
+                  : null));
     }
-    RowKey after =
-        state
-            .flatMap(DiffStateTable.State::lastKeyJson)
-            .map(j -> RowKey.fromJson(j, t.keyNames()))
-            .orElse(null);
+    if (states.stream().allMatch(s -> s.isPresent() && s.get().done())) {
+      LOG.info("workflow {} table {}: already compared", spec.workflow(), t.table());
+      return states.stream().map(s -> s.get().counts()).toList();
+    }
     TableDiffer differ =
         new TableDiffer(
-            spec,
-            config,
-            t,
-            ShardingKey.of(spec.vschema(), t),
-            src,
-            tgt,
-            writes,
-            repair ? new RowWriter(t, REPAIR_ROWS_PER_STATEMENT, REPAIR_BYTES_PER_STATEMENT) : null,
-            g,
-            listener);
-    return differ.run(after, state.map(DiffStateTable.State::counts).orElse(null));
+            spec, config, t, ShardingKey.of(spec.vschema(), t), src, targets, g, pool, listener);
+    return differ.run(states);
+  }
+
+  /**
+   * Waits for every catch-up (all of them, even after a failure, so that no thread still steers an
+   * applier or opens a snapshot when this returns), then rethrows the first failure.
+   */
+  private static void awaitAll(List<Future<Void>> futures)
+      throws SQLException, InterruptedException {
+    Throwable failure = null;
+    boolean interrupted = false;
+    for (Future<Void> f : futures) {
+      while (true) {
+        try {
+          f.get();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          failure = failure == null ? e.getCause() : failure;
+          break;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedException("interrupted while the appliers ran to the snapshot");
+    }
+    if (failure instanceof SQLException e) {
+      throw e;
+    }
+    if (failure instanceof InterruptedException e) {
+      throw e;
+    }
+    if (failure instanceof RuntimeException e) {
+      throw e;
+    }
+    if (failure != null) {
+      throw new IllegalStateException("running an applier to the snapshot failed", failure);
+    }
+  }
+
+  private static ThreadFactory daemon() {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "diff-read-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 }

@@ -36,15 +36,29 @@ import java.util.Random;
  *   <li>the online copy from db1 (shard {@code -}) to db2 ({@code -80}) and db3 ({@code 80-}),
  *       default {@link io.reshard.copier.CopierConfig};
  *   <li>{@code mariadb-dump --single-transaction | mariadb} of the same table from db1 into a fresh
- *       database on db2 (one target, no split: the machine's own tools as the baseline);
- *   <li>the diff of both targets against the source ({@link Differ}, default config);
- *   <li>a plain PK-ordered streaming scan of the table on the source and on both targets.
+ *       database {@code bench_dump} on db2 (one target, no split: the machine's own tools as the
+ *       baseline);
+ *   <li>then three differences go into both copies on db2 (a changed body, a missing row, an extra
+ *       row: {@link Differences});
+ *   <li>the diff of both targets the way it was done before, one {@link Differ} per target (the
+ *       source read once per target);
+ *   <li>the diff of both targets by one {@link Differ} (the source read once), default config; its
+ *       reports must name exactly the three keys;
+ *   <li>the same diff with chunks of 1,000 and 5,000 rows;
+ *   <li>a plain PK-ordered streaming scan of the table on the source and on both targets;
+ *   <li>{@code pt-table-sync --print} from percona-toolkit between db1's table and the full copy in
+ *       {@code bench_dump} on db2 (the same rows per side; it must print exactly one statement per
+ *       injected difference), skipped with a line if the tool is not installed (Debian: {@code
+ *       apt-get install percona-toolkit}).
  * </ol>
+ *
+ * <p>The ratios printed: copy / dump rate, diff / scan rate (the scan's rate counts source rows, as
+ * the diff's does) and diff / pt-table-sync rate (rows per side).
  *
  * <p>Run from the repository root (one command line):
  *
  * <pre>
- * mvn -B -q -o -pl differ -am package -DskipTests &amp;&amp; java -cp "differ/target/test-classes:differ/target/classes:$(cat differ/target/bench.classpath)" io.reshard.differ.CopyDiffBenchmark [rows]
+ * mvn -B -q -o -pl differ -am package -DskipTests &amp;&amp; java -cp "differ/target/test-classes:differ/target/classes:$(cat differ/target/bench.classpath)" io.reshard.differ.CopyDiffBenchmark [rows, default 200000]
  * </pre>
  */
 public final class CopyDiffBenchmark {
@@ -107,8 +121,15 @@ public final class CopyDiffBenchmark {
     dump(src, left);
     double dumpS = seconds(t0);
 
+    // the same three differences on the copy and on the dump: a changed column, a missing row and
+    // an extra row, all in -80 (db2), which each tool must name by key
+    Differences diffs = Differences.pick(vschema, rows);
+    diffs.inject(left, DB);
+    diffs.inject(left, "bench_dump");
+
+    // before: one Differ per target, each reading the whole source
     t0 = System.nanoTime();
-    long compared = 0;
+    long comparedPerTarget = 0;
     for (CopyTarget t : copy.targets()) {
       DiffReport r =
           new Differ(
@@ -117,37 +138,94 @@ public final class CopyDiffBenchmark {
                   StreamControl.none(),
                   DiffListener.NONE)
               .run();
-      if (!r.isClean()) {
-        throw new IllegalStateException("the benchmark's copy is not clean:\n" + r.toTable());
-      }
+      comparedPerTarget += r.table("messages").compared();
+    }
+    double perTargetS = seconds(t0);
+
+    // now: one Differ for both targets, reading the source once
+    t0 = System.nanoTime();
+    List<DiffReport> reports =
+        new Differ(
+                new DiffSpec(
+                    "bench", DB, endpoint(src), copy.targets(), List.of("messages"), vschema),
+                DifferConfig.defaults(),
+                List.of(StreamControl.none(), StreamControl.none()),
+                DiffListener.NONE)
+            .runAll();
+    double diffS = seconds(t0);
+    long compared = 0;
+    for (DiffReport r : reports) {
       compared += r.table("messages").compared();
     }
-    double diffS = seconds(t0);
+    diffs.checkNamed(reports);
+
+    // the chunk size: the same diff with smaller and larger chunks than the default
+    int[] chunkSizes = {1000, 5000};
+    double[] chunkS = new double[chunkSizes.length];
+    for (int i = 0; i < chunkSizes.length; i++) {
+      t0 = System.nanoTime();
+      diffs.checkNamed(
+          new Differ(
+                  new DiffSpec(
+                      "bench", DB, endpoint(src), copy.targets(), List.of("messages"), vschema),
+                  DifferConfig.builder().chunkRows(chunkSizes[i]).build(),
+                  List.of(StreamControl.none(), StreamControl.none()),
+                  DiffListener.NONE)
+              .runAll());
+      chunkS[i] = seconds(t0);
+    }
 
     t0 = System.nanoTime();
     long scanned = scan(src) + scan(left) + scan(right);
     double scanS = seconds(t0);
 
+    t0 = System.nanoTime();
+    String pt = PtTableSync.run(src, left, DB, "bench_dump", "messages");
+    double ptS = seconds(t0);
+    if (pt != null) {
+      diffs.checkNamedBy(pt);
+    }
+
     System.out.printf(
         "%nrows: %,d narrow chat rows (body ~130 chars), source db1 -> db2 (-80) + db3 (80-)%n",
         rows);
-    System.out.printf("%-46s %10s %12s%n", "", "seconds", "rows/s");
+    System.out.printf("%-52s %10s %12s%n", "", "seconds", "rows/s");
     System.out.printf(
-        "%-46s %10.2f %,12.0f%n", "online copy to two targets (copier)", copyS, rows / copyS);
+        "%-52s %10.2f %,12.0f%n", "online copy to two targets (copier)", copyS, rows / copyS);
     System.out.printf(
-        "%-46s %10.2f %,12.0f%n",
+        "%-52s %10.2f %,12.0f%n",
         "mariadb-dump --single-transaction | mariadb", dumpS, rows / dumpS);
     System.out.printf(
-        "%-46s %10.2f %,12.0f%n", "diff of both targets (differ)", diffS, compared / diffS);
+        "%-52s %10.2f %,12.0f%n",
+        "diff, one Differ per target (source read twice)",
+        perTargetS,
+        comparedPerTarget / perTargetS);
     System.out.printf(
-        "%-46s %10.2f %,12.0f%n",
+        "%-52s %10.2f %,12.0f%n", "diff of both targets at once (differ)", diffS, compared / diffS);
+    for (int i = 0; i < chunkSizes.length; i++) {
+      System.out.printf(
+          "%-52s %10.2f %,12.0f%n",
+          "  the same with chunkRows " + chunkSizes[i], chunkS[i], compared / chunkS[i]);
+    }
+    System.out.printf(
+        "%-52s %10.2f %,12.0f%n",
         "plain PK-ordered scan, source + both targets", scanS, (scanned / 2.0) / scanS);
+    if (pt != null) {
+      System.out.printf(
+          "%-52s %10.2f %,12.0f%n",
+          "pt-table-sync --print db1 vs db2 (a full copy)", ptS, rows / ptS);
+    } else {
+      System.out.printf(
+          "%-52s %10s %12s%n", "pt-table-sync --print: skipped, not on PATH", "-", "-");
+    }
     System.out.printf(
-        "copy / dump rate: %.2f   diff / scan rate: %.2f%n", dumpS / copyS, scanS / diffS);
+        "copy / dump rate: %.2f   diff / scan rate: %.2f   diff / pt-table-sync rate: %s%n",
+        dumpS / copyS, scanS / diffS, pt == null ? "-" : String.format("%.2f", ptS / diffS));
     System.out.printf(
-        "(copy: %,d rows, last chunk size %d; diff: %,d keys compared; scan: %,d rows read, rate per"
-            + " source row)%n",
-        p.rowsCopied(), p.tables().get(0).chunkRows(), compared, scanned);
+        "(copy: %,d rows, last chunk size %d; diff: %,d keys compared, %d differences named by"
+            + " both tools where run; scan: %,d rows read, rate per source row; pt-table-sync:"
+            + " rows per side)%n",
+        p.rowsCopied(), p.tables().get(0).chunkRows(), compared, diffs.count(), scanned);
   }
 
   private static void load(ClusterDescriptor.Server s, int rows) throws Exception {

@@ -226,6 +226,87 @@ class DiffIT {
 
   @Test
   @Order(3)
+  void oneDiffOfBothTargetsReportsEachTargetAsItsOwnDiffDoes() throws Exception {
+    List<String> chunks = new ArrayList<>();
+    List<DiffReport> both =
+        both(DifferConfig.builder().chunkRows(37).build(), (t, c, k) -> chunks.add(t + c)).runAll();
+    assertEquals(2, both.size());
+    assertEquals(
+        List.of(LEFT.name(), SplitFixture.TARGET_RANGES.get(1).name()),
+        both.stream().map(DiffReport::target).toList());
+    assertEquals(both.get(0).sourcePosition(), both.get(1).sourcePosition(), "one G for all");
+    assertEquals(counts(found), counts(both.get(0)), both.get(0).toTable());
+    assertEquals(found.table("messages").samples(), both.get(0).table("messages").samples());
+    assertTrue(both.get(1).isClean(), both.get(1).toTable());
+    assertEquals(
+        400 + 2,
+        both.get(0).table("messages").compared() + both.get(1).table("messages").compared(),
+        "every source row once (the missing one as extra on source), plus the two extras");
+    assertEquals(
+        (400 + 36) / 37,
+        chunks.stream().filter(c -> c.startsWith("messages")).count(),
+        "the source is read once, in chunks of 37 source rows: " + chunks);
+  }
+
+  static List<List<Long>> counts(DiffReport r) {
+    List<List<Long>> out = new ArrayList<>();
+    for (TableDiff t : r.tables()) {
+      out.add(
+          List.of(t.compared(), t.matching(), t.mismatched(), t.extraSource(), t.extraTarget()));
+    }
+    return out;
+  }
+
+  Differ both(DifferConfig config, DiffListener listener) {
+    DiffSpec spec =
+        new DiffSpec(
+            "wf",
+            fx.cluster.database(),
+            SplitFixture.endpoint(fx.source),
+            List.of(
+                new CopyTarget(LEFT, SplitFixture.endpoint(fx.targets.get(0))),
+                new CopyTarget(
+                    SplitFixture.TARGET_RANGES.get(1), SplitFixture.endpoint(fx.targets.get(1)))),
+            List.of("messages", "names"),
+            VSCHEMA);
+    return new Differ(spec, config, List.of(StreamControl.none(), StreamControl.none()), listener);
+  }
+
+  @Test
+  @Order(5)
+  void targetsSavedChunksApartResumeEachFromItsOwnKeyToTheSameCounts() throws Exception {
+    DifferConfig small = DifferConfig.builder().chunkRows(20).build();
+    List<String> full = new ArrayList<>();
+    List<DiffReport> want = both(small, (t, c, k) -> full.add(t + c)).runAll();
+    // target 0 saved 3 chunks of messages, target 1 only 1: as if a diff had stopped between
+    // the targets' saves, and more
+    assertThrows(IllegalStateException.class, () -> differ(0, small, stopAt(3)).run());
+    assertThrows(IllegalStateException.class, () -> differ(1, small, stopAt(1)).run());
+    List<String> resumed = new ArrayList<>();
+    List<DiffReport> got =
+        both(
+                DifferConfig.builder().chunkRows(20).resume(true).build(),
+                (t, c, k) -> resumed.add(t + c))
+            .runAll();
+    for (int t = 0; t < 2; t++) {
+      assertEquals(counts(want.get(t)), counts(got.get(t)), got.get(t).toTable());
+    }
+    assertEquals(
+        full.stream().filter(s -> s.startsWith("messages")).count() - 1,
+        resumed.stream().filter(s -> s.startsWith("messages")).count(),
+        "target 1 alone from its chunk 1 to chunk 3 (2 chunks), then both: " + resumed);
+  }
+
+  static DiffListener stopAt(long stop) {
+    return (table, chunk, lastKey) -> {
+      if (table.equals("messages") && chunk == stop) {
+        throw new IllegalStateException("stopped at a named boundary");
+      }
+    };
+  }
+
+  @Test
+  @Order(4)
   void aStoppedDiffResumesAfterItsLastSavedChunkToTheSameCounts() throws Exception {
     List<String> seen = new ArrayList<>();
     DiffListener stopAtThirdChunk =
@@ -287,7 +368,7 @@ class DiffIT {
   }
 
   @Test
-  @Order(4)
+  @Order(6)
   void aRepairFixesEveryDifferenceAndTheNextDiffIsClean() throws Exception {
     Differ.RepairResult result =
         differ(0, DifferConfig.builder().chunkRows(37).build(), DiffListener.NONE).repair();

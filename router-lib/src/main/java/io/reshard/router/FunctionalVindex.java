@@ -1,29 +1,21 @@
 package io.reshard.router;
 
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import javax.crypto.Cipher;
-import javax.crypto.spec.SecretKeySpec;
 import net.jpountz.xxhash.XXHash64;
 import net.jpountz.xxhash.XXHashFactory;
 
 /**
  * The four functional vindexes; see {@link Vindex} for what each computes and accepts. Each
- * constant cites the Vitess function it reproduces. Thread-safe: the DES cipher, which is not, is
- * kept per thread.
+ * constant cites the Vitess function it reproduces. Thread-safe. {@code hash} computes its DES
+ * block with {@link ZeroKeyDes}, not the JRE's cipher.
  */
 enum FunctionalVindex implements Vindex {
   /** Vitess {@code go/vt/vtgate/vindexes/hash.go}, {@code vhash}. */
   HASH(VindexType.HASH) {
     @Override
     public KeyspaceId keyspaceId(Object value) {
-      long v = VindexValues.toUint64(type(), value);
-      try {
-        return KeyspaceId.of(DES.get().doFinal(KeyspaceId.uint64Bytes(v)));
-      } catch (GeneralSecurityException e) {
-        throw new IllegalStateException("DES/ECB/NoPadding failed on an 8-byte block", e);
-      }
+      return KeyspaceId.ofUint64(ZeroKeyDes.encrypt(VindexValues.toUint64(type(), value)));
     }
   },
 
@@ -66,23 +58,6 @@ enum FunctionalVindex implements Vindex {
    * one; stateless and thread-safe.
    */
   private static final XXHash64 XXH64 = XXHashFactory.safeInstance().hash64();
-
-  /**
-   * Vitess's {@code des.NewCipher(make([]byte, 8))}: single DES, all-zero 8-byte key, one ECB block
-   * without padding. (The zero key is a DES weak key; Vitess uses it as a fixed reversible
-   * permutation, not for secrecy.) A {@link Cipher} is not thread-safe, hence one per thread.
-   */
-  private static final ThreadLocal<Cipher> DES =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              Cipher c = Cipher.getInstance("DES/ECB/NoPadding");
-              c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[8], "DES"));
-              return c;
-            } catch (GeneralSecurityException e) {
-              throw new IllegalStateException("this JRE cannot encrypt DES/ECB/NoPadding", e);
-            }
-          });
 
   private final VindexType type;
 

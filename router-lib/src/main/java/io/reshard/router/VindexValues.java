@@ -37,6 +37,9 @@ final class VindexValues {
       return inRange(type, value, b).longValue();
     }
     if (value instanceof String s) {
+      if (isShortDecimal(s)) {
+        return Long.parseLong(s); // at most 18 digits: always in range
+      }
       if (!DECIMAL.matcher(s).matches()) {
         throw new UnmappableValueException(
             type, describe(value), "not a decimal integer (optional sign, then digits)");
@@ -51,6 +54,26 @@ final class VindexValues {
             + " vindex maps integers (Long, Integer, Short, Byte, BigInteger, or a decimal String),"
             + " not "
             + value.getClass().getSimpleName());
+  }
+
+  /**
+   * True for an optional sign and 1 to 18 digits: the common case (the copier and the differ pass
+   * every integer sharding key as its decimal text), parsed without a regular expression or a
+   * {@link BigInteger}.
+   */
+  private static boolean isShortDecimal(String s) {
+    int n = s.length();
+    int start = n > 0 && (s.charAt(0) == '-' || s.charAt(0) == '+') ? 1 : 0;
+    if (n - start < 1 || n - start > 18) {
+      return false;
+    }
+    for (int i = start; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The bytes the vindex hashes: as is, UTF-8 text, or an integer's decimal text. */

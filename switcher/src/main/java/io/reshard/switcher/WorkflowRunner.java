@@ -11,6 +11,7 @@ import io.reshard.differ.DiffReport;
 import io.reshard.differ.DiffSpec;
 import io.reshard.differ.Differ;
 import io.reshard.differ.DifferConfig;
+import io.reshard.differ.StreamControl;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
 import java.sql.Connection;
@@ -171,31 +172,34 @@ public final class WorkflowRunner implements AutoCloseable {
    */
   public List<DiffReport> diff() throws Exception {
     ShardServer source = spec.sources().get(0);
-    List<DiffReport> reports = new ArrayList<>();
-    diffChunks.set(0);
+    List<CopyTarget> targets = new ArrayList<>();
+    List<StreamControl> controls = new ArrayList<>();
     for (ShardServer t : spec.targets()) {
-      DiffSpec d =
-          new DiffSpec(
-              spec.name(),
-              spec.keyspace(),
-              source.endpoint(),
-              new CopyTarget(t.range(), t.endpoint()),
-              spec.tables(),
-              spec.vschema());
-      reports.add(
-          new Differ(
-                  d,
-                  DifferConfig.defaults(),
-                  StreamSeams.control(
-                      streams.forward().get(t.shard()),
-                      streams.topic(source.shard()),
-                      Duration.ofSeconds(60)),
-                  (table, chunk, lastKey) -> {
-                    diffTable = t.shard() + "/" + table;
-                    diffChunks.incrementAndGet();
-                  })
-              .run());
+      targets.add(new CopyTarget(t.range(), t.endpoint()));
+      controls.add(
+          StreamSeams.control(
+              streams.forward().get(t.shard()),
+              streams.topic(source.shard()),
+              Duration.ofSeconds(60)));
     }
+    diffChunks.set(0);
+    // one diff for every target: the source is read once, its rows routed by keyspace id
+    List<DiffReport> reports =
+        new Differ(
+                new DiffSpec(
+                    spec.name(),
+                    spec.keyspace(),
+                    source.endpoint(),
+                    targets,
+                    spec.tables(),
+                    spec.vschema()),
+                DifferConfig.defaults(),
+                controls,
+                (table, chunk, lastKey) -> {
+                  diffTable = table;
+                  diffChunks.incrementAndGet();
+                })
+            .runAll();
     diffTable = null;
     lastDiff = List.copyOf(reports);
     workflow =

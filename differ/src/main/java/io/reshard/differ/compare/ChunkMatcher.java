@@ -16,7 +16,9 @@ import java.util.Map;
  * key range, which the server delimited. Rows are paired by their collation equality key ({@link
  * KeyedRow}), so {@code 'Café'} on one side meets {@code 'cafe'} on the other where the collation
  * calls them equal; paired rows are then compared byte for byte in every column, the key columns
- * included, so that pair is reported as mismatched. No client-side ordering of keys is needed.
+ * included, so that pair is reported as mismatched. No client-side ordering of keys is needed:
+ * while the i-th rows of both sides have the same equality key (the usual case, both sides being in
+ * the server's key order) they are paired directly, and only the rest goes through a map.
  *
  * <p>Stateless and thread-safe.
  */
@@ -40,32 +42,63 @@ public final class ChunkMatcher {
    */
   public static Fixes match(
       TableSchema table, List<KeyedRow> source, List<KeyedRow> target, Tally tally) {
-    Map<String, Row> targetByKey = new LinkedHashMap<>();
-    for (KeyedRow t : target) {
-      targetByKey.put(t.equalityKey(), t.row());
-    }
     List<Row> replace = new ArrayList<>();
     List<RowKey> delete = new ArrayList<>();
-    for (KeyedRow s : source) {
+    // Both sides come in the server's key order, so in the common case the i-th source row and
+    // the i-th target row have the same key: pair them without a map while that holds.
+    int aligned = 0;
+    int common = Math.min(source.size(), target.size());
+    while (aligned < common
+        && source.get(aligned).equalityKey().equals(target.get(aligned).equalityKey())) {
+      compare(table, source.get(aligned).row(), target.get(aligned).row(), tally, replace);
+      aligned++;
+    }
+    if (aligned == source.size() && aligned == target.size()) {
+      return new Fixes(replace, delete);
+    }
+    Map<String, Row> targetByKey = new LinkedHashMap<>();
+    for (KeyedRow t : target.subList(aligned, target.size())) {
+      targetByKey.put(t.equalityKey(), t.row());
+    }
+    for (KeyedRow s : source.subList(aligned, source.size())) {
       Row there = targetByKey.remove(s.equalityKey());
       if (there == null) {
         tally.extraSource(sample(table, s.row(), DiffSample.Kind.EXTRA_SOURCE, List.of()));
         replace.add(s.row());
         continue;
       }
-      List<String> differing = differingColumns(table, s.row(), there);
-      if (differing.isEmpty()) {
-        tally.matching();
-      } else {
-        tally.mismatched(sample(table, s.row(), DiffSample.Kind.MISMATCHED, differing));
-        replace.add(s.row());
-      }
+      compare(table, s.row(), there, tally, replace);
     }
     for (Row extra : targetByKey.values()) {
       tally.extraTarget(sample(table, extra, DiffSample.Kind.EXTRA_TARGET, List.of()));
       delete.add(table.keyOf(extra));
     }
     return new Fixes(replace, delete);
+  }
+
+  /** Counts a pair of rows with the same key; a differing source row goes to {@code replace}. */
+  private static void compare(
+      TableSchema table, Row source, Row target, Tally tally, List<Row> replace) {
+    if (sameBytes(source, target)) {
+      tally.matching();
+      return;
+    }
+    tally.mismatched(
+        sample(table, source, DiffSample.Kind.MISMATCHED, differingColumns(table, source, target)));
+    replace.add(source);
+  }
+
+  private static boolean sameBytes(Row a, Row b) {
+    int n = a.size();
+    if (n != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      if (!Arrays.equals(a.value(i), b.value(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The names of the columns whose bytes differ (NULL differs from every value). */
