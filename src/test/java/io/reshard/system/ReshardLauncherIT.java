@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReshardLauncherIT {
-  private static final Path REPO = Path.of(System.getProperty("reshard.repo.root", ".."));
+  static final Path REPO = Path.of(System.getProperty("reshard.repo.root", ".."));
   private static Path dir;
   private static int basePort;
   private static int kafkaPort;

@@ -265,6 +265,7 @@ public final class AdminServer implements DaemonService {
     v.put("state", w.state().name());
     v.put("sources", w.sources());
     v.put("targets", w.targets());
+    v.put("servers", w.servers());
     v.put("p0", w.p0());
     v.put("journal_position", w.journalPosition());
     v.put("last_diff_clean", w.lastDiffClean());
