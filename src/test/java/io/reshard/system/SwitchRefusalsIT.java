@@ -144,6 +144,7 @@ class SwitchRefusalsIT {
       // resumable: once the stream catches up, a diff is clean and the switch goes through
       awaitCaughtUp(runner);
       assertTrue(runner.diff().stream().allMatch(r -> r.isClean()));
+      awaitCaughtUp(runner); // the diff paused the appliers; the lag limit here is only 500 ms
       assertEquals(WorkflowState.WRITES_SWITCHED, runner.switchWrites(false).state());
       assertEquals(version + 1, publisher.newest().orElseThrow().version());
     } finally {
