@@ -39,9 +39,9 @@ import org.slf4j.LoggerFactory;
  *       "detail"}]}}, always 200 while the daemon runs; degraded while a service is FAILED or
  *       RETRYING
  *   <li>{@code GET /workflows}, {@code GET /workflows/{name}}: the workflow records of the store
- *       ({@code name, keyspace, state, sources, targets, servers, p0, journal_position, last_diff_clean,
- *       last_error, updated_at, next_states}); 404 for an unknown name, 503 if the store cannot be
- *       read
+ *       ({@code name, keyspace, state, sources, targets, servers, p0, journal_position,
+ *       last_diff_clean, last_error, updated_at, next_states}); 404 for an unknown name, 503 if the
+ *       store cannot be read
  *   <li>{@code GET /metrics}: every meter in the Prometheus text format (version 0.0.4)
  *   <li>{@code POST /workflows/{name}/actions/{action}}: needs {@code Authorization: Bearer
  *       <admin.token>} (401 without it or with a wrong one, compared in constant time; 403 when no

@@ -119,6 +119,24 @@ public final class CaptureService implements DaemonService {
     supervisor.start();
   }
 
+  /**
+   * Starts capture again if it failed for good: for a workflow that has just made a refused
+   * precondition true (its create step made the keyspace database on a target server whose capture
+   * the configuration lists). Does nothing in any other state.
+   */
+  public synchronized void restartIfFailed() {
+    if (!"FAILED".equals(state) || stopRequested()) {
+      return;
+    }
+    LOG.info("{}: starting capture again at a workflow's request", name());
+    state = "STARTING";
+    detail = null;
+    supervisor =
+        new Thread(this::supervise, "supervise-capture-" + shard.keyspace() + "-" + shard.shard());
+    supervisor.setDaemon(true);
+    supervisor.start();
+  }
+
   @Override
   public void stop() {
     stopRequest.countDown();

@@ -60,7 +60,11 @@ public final class Daemon {
       CaptureRegistry shared = new CaptureRegistry();
       for (DaemonService c : captureServices) {
         if (c instanceof CaptureService cs) {
-          shared.external(cs.shard().keyspace(), cs.shard().shard(), cs::committedPosition);
+          shared.external(
+              cs.shard().keyspace(),
+              cs.shard().shard(),
+              cs::committedPosition,
+              cs::restartIfFailed);
         }
       }
       workflows = new WorkflowService(config, b.servers, store, shared, registry);

@@ -23,6 +23,7 @@ import java.util.function.Supplier;
 public final class CaptureRegistry implements AutoCloseable {
   private final Map<String, Supplier<Optional<CapturePosition>>> external = new HashMap<>();
   private final Map<String, CaptureEngine> owned = new HashMap<>();
+  private final Map<String, Runnable> wakers = new HashMap<>();
 
   /**
    * Registers a capture run elsewhere in this process.
@@ -32,7 +33,20 @@ public final class CaptureRegistry implements AutoCloseable {
    */
   public synchronized void external(
       String keyspace, String shard, Supplier<Optional<CapturePosition>> committed) {
+    external(keyspace, shard, committed, () -> {});
+  }
+
+  /**
+   * Registers a capture run elsewhere in this process, with what {@link #ensure} calls before it
+   * waits for it: e.g. a restart of a capture that failed because its database did not exist yet.
+   */
+  public synchronized void external(
+      String keyspace,
+      String shard,
+      Supplier<Optional<CapturePosition>> committed,
+      Runnable beforeWait) {
     external.put(key(keyspace, shard), committed);
+    wakers.put(key(keyspace, shard), beforeWait);
   }
 
   /**
@@ -45,6 +59,11 @@ public final class CaptureRegistry implements AutoCloseable {
   public Supplier<Optional<CapturePosition>> ensure(
       ShardServer s, WorkflowSpec spec, Duration timeout) throws Exception {
     Supplier<Optional<CapturePosition>> committed = start(s, spec);
+    Runnable waker;
+    synchronized (this) {
+      waker = wakers.getOrDefault(key(spec.keyspace(), s.shard()), () -> {});
+    }
+    waker.run();
     GtidPosition now = ServerFence.position(s);
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!committed.get().map(p -> p.gtids().covers(now)).orElse(false)) {
