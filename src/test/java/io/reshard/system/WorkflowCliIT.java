@@ -184,6 +184,31 @@ class WorkflowCliIT {
         assertEquals(0, created.exit(), created.err());
         assertEquals("DONE", JSON.readTree(created.out()).get("outcome").asText());
 
+        Run sameSource =
+            cli(
+                "workflow",
+                "create",
+                "--keyspace",
+                ks,
+                "--source",
+                "c0-",
+                "--targets=c0-e0,e0-",
+                "again");
+        assertEquals(3, sameSource.exit(), sameSource.err());
+        assertTrue(sameSource.err().contains("already in workflow split"), sameSource.err());
+        Run sharedServer =
+            cli(
+                "workflow",
+                "create",
+                "--keyspace",
+                ks,
+                "--source",
+                "-40",
+                "--targets=-20,20-40",
+                "--target-servers=db5,db5",
+                "shared");
+        assertEquals(3, sharedServer.exit(), sharedServer.err());
+        assertTrue(sharedServer.err().contains("named for two targets"), sharedServer.err());
         Run whileCopying = cli("workflow", "switch-traffic", "split", "--writes");
         assertEquals(3, whileCopying.exit(), whileCopying.err());
         assertTrue(

@@ -58,6 +58,24 @@ final class AdminClient {
   /** {@code POST /workflows/NAME/actions/ACTION?params}; waits as long as the action runs. */
   Answer act(String workflow, String action, Map<String, String> params)
       throws InterruptedException {
+    try {
+      return post(workflow, action, params);
+    } catch (CommandFailure e) {
+      throw new CommandFailure(
+          ExitCodes.RETRY_LATER,
+          e.getMessage()
+              + ". The outcome of "
+              + action
+              + " is unknown: see `reshard workflow status "
+              + workflow
+              + "`. A daemon that died takes the workflow up when it starts again (with --cluster"
+              + " the next workflow command starts it): a switch cut short before its journal is"
+              + " rolled back, one after it is finished");
+    }
+  }
+
+  private Answer post(String workflow, String action, Map<String, String> params)
+      throws InterruptedException {
     StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
     params.forEach((k, v) -> q.add(enc(k) + "=" + enc(v)));
     URI uri = base.resolve("/workflows/" + enc(workflow) + "/actions/" + enc(action) + q);
@@ -79,7 +97,7 @@ final class AdminClient {
           "the daemon's admin endpoint "
               + base
               + " does not answer ("
-              + e.getMessage()
+              + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
               + "); is the daemon running?");
     }
   }

@@ -108,6 +108,22 @@ final class ClusterTarget {
     cluster(); // refuses a directory without a cluster
     Optional<ClusterDescriptor.DaemonProcess> running = ClusterDaemon.running(dir);
     if (running.isEmpty()) {
+      List<String> down =
+          LocalCluster.status(dir).stream()
+              .filter(p -> !p.up() && !"daemon".equals(p.role()))
+              .map(LocalCluster.ProcessStatus::name)
+              .toList();
+      if (!down.isEmpty()) {
+        throw new CommandFailure(
+            ExitCodes.REFUSED,
+            "the local cluster in "
+                + dir
+                + " is not running ("
+                + String.join(", ", down)
+                + " down); start it with `reshard cluster up --dir "
+                + dir
+                + "`, then run this again");
+      }
       err.println(
           "starting the cluster's daemon in the background (log "
               + dir.resolve(ClusterDaemon.LOG_FILE)

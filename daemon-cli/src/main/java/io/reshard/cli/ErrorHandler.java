@@ -26,7 +26,26 @@ final class ErrorHandler implements IExecutionExceptionHandler {
       cmd.getErr().println(name + ": " + e.getMessage());
     }
     cmd.getErr().flush();
+    if (wantsJson(parsed)) {
+      // --output json promises one JSON document on stdout, failures included
+      cmd.getOut()
+          .println(
+              new com.fasterxml.jackson.databind.ObjectMapper()
+                  .createObjectNode()
+                  .put("error", String.valueOf(e.getMessage()))
+                  .put("exit_code", code));
+      cmd.getOut().flush();
+    }
     return code;
+  }
+
+  private static boolean wantsJson(ParseResult parsed) {
+    ParseResult p = parsed;
+    while (p.hasSubcommand()) {
+      p = p.subcommand();
+    }
+    return p.hasMatchedOption("--output")
+        && "json".equals(String.valueOf(p.matchedOption("--output").getValue()));
   }
 
   /** The exit code for an exception thrown by a command. */
@@ -39,6 +58,9 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     }
     if (e instanceof CommandFailure f) {
       return f.exitCode();
+    }
+    if (e instanceof io.reshard.router.RetriableReshardException) {
+      return ExitCodes.RETRY_LATER;
     }
     if (e instanceof DaemonConfigException) {
       return ExitCodes.USAGE;

@@ -70,6 +70,18 @@ final class WorkflowCommand {
       return target.admin(err());
     }
 
+    /** Prints a failed read's error (as JSON with {@code --output json}); returns its code. */
+    int failed(String what, AdminClient.Answer a) {
+      int code = exitCode(a);
+      err().println(what + ": " + a.message());
+      if (target.json()) {
+        out().println(JSON.createObjectNode().put("error", a.message()).put("exit_code", code));
+      }
+      out().flush();
+      err().flush();
+      return code;
+    }
+
     /** Performs {@code action} on workflow {@code name}, prints the answer, returns its code. */
     int perform(String name, String action, Map<String, String> params)
         throws InterruptedException {
@@ -92,7 +104,7 @@ final class WorkflowCommand {
       } else if (code == ExitCodes.OK) {
         out().println(a.message());
       } else {
-        err().println(spec.commandLine().getCommandName() + ": " + a.message());
+        err().println(a.message());
       }
       out().flush();
       err().flush();
@@ -222,9 +234,7 @@ final class WorkflowCommand {
     public Integer call() throws Exception {
       AdminClient.Answer a = admin().get("/workflows");
       if (a.status() != 200) {
-        err().println("workflow list: " + a.message());
-        err().flush();
-        return exitCode(a);
+        return failed("workflow list", a);
       }
       if (target.json()) {
         out().println(a.body().toString());
@@ -261,9 +271,7 @@ final class WorkflowCommand {
     public Integer call() throws Exception {
       AdminClient.Answer a = admin().get("/workflows/" + name);
       if (a.status() != 200) {
-        err().println("workflow status: " + a.message());
-        err().flush();
-        return exitCode(a);
+        return failed("workflow status", a);
       }
       JsonNode w = a.body();
       if (target.json()) {
@@ -297,7 +305,9 @@ final class WorkflowCommand {
           copy.path("estimated_rows").asLong(),
           copy.path("rows_per_s").asLong());
     }
-    out.println("  max lag:        " + w.path("max_lag_ms").asText("unknown") + " ms");
+    out.println(
+        "  max lag:        "
+            + (w.has("max_lag_ms") ? w.get("max_lag_ms").asLong() + " ms" : "unknown"));
     out.println(
         "  last diff:      "
             + (w.hasNonNull("last_diff_clean")

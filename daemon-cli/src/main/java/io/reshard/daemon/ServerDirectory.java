@@ -71,7 +71,10 @@ public final class ServerDirectory {
     Entry e = servers.get(name);
     if (e == null) {
       throw new IllegalArgumentException(
-          "no server named " + name + " is known to this daemon; it knows " + servers.keySet());
+          "no server named "
+              + name
+              + "; the servers are "
+              + servers.keySet().stream().sorted().toList());
     }
     return new ShardServer(shard, name, e.host(), e.port(), e.user(), e.password(), e.serverId());
   }

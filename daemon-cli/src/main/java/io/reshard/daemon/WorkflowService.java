@@ -129,7 +129,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   private void resumeAll() {
     List<String> failed = new ArrayList<>();
     try {
-      for (Workflow w : store.list()) {
+      for (Workflow w : storedWorkflows()) {
         if (w.state().isTerminal()) {
           continue;
         }
@@ -148,6 +148,31 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     detail = failed.isEmpty() ? null : String.join("; ", failed);
     state = failed.isEmpty() ? "RUNNING" : "FAILED";
     LOG.info("workflows taken up: {}", hosted.keySet());
+  }
+
+  /**
+   * The stored workflows; while Kafka cannot be read (the broker not up yet), tries again every 2 s
+   * until it can or the daemon stops.
+   */
+  private List<Workflow> storedWorkflows() {
+    while (true) {
+      try {
+        return store.list();
+      } catch (RuntimeException e) {
+        if (Thread.currentThread().isInterrupted() || "STOPPING".equals(state)) {
+          throw e;
+        }
+        state = "RETRYING";
+        detail = "cannot read the stored workflows yet: " + e.getMessage();
+        LOG.warn("{}; trying again in 2 s", detail);
+        try {
+          Thread.sleep(2000);
+        } catch (InterruptedException x) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
   }
 
   private void resume(Workflow w) throws Exception {
@@ -197,14 +222,34 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     state = "STOPPED";
   }
 
+  /**
+   * {@code RETRYING} while a hosted workflow has a stream in error, else the service's own state.
+   */
   @Override
   public String state() {
-    return state;
+    return "RUNNING".equals(state) && streamInError().isPresent() ? "RETRYING" : state;
   }
 
   @Override
   public String detail() {
-    return detail;
+    return streamInError().orElse(detail);
+  }
+
+  private Optional<String> streamInError() {
+    for (Hosted h : hosted.values()) {
+      for (WorkflowStatus.Stream st : h.runner.status().streams()) {
+        if ("ERROR".equals(st.state())) {
+          return Optional.of(
+              "workflow "
+                  + h.runner.spec().name()
+                  + ": the stream into "
+                  + st.target()
+                  + " is in error: "
+                  + st.lastError());
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   @Override
@@ -433,14 +478,17 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
                             + source
                             + "; its shards are "
                             + map.shards().stream().map(Shard::name).toList()));
+    refuseIfSourceMoving(keyspace, source);
+    Set<String> inUse = serversInUse(keyspace, map);
     List<String> targetServers =
         p.containsKey("target_servers")
             ? List.of(p.get("target_servers").split(",")).stream().map(String::strip).toList()
-            : servers.defaultTargets(keyspace, targets, serversInUse(keyspace, map));
+            : servers.defaultTargets(keyspace, targets, inUse);
     if (targetServers.size() != targets.size()) {
       throw new IllegalArgumentException(
           targets.size() + " targets but " + targetServers.size() + " target servers");
     }
+    refuseSharedServers(keyspace, targetServers, inUse);
     Map<String, String> refs = new LinkedHashMap<>();
     refs.put(source, from.endpoint());
     for (int i = 0; i < targets.size(); i++) {
@@ -479,6 +527,54 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             + "; P0 "
             + h.runner.workflow().p0()
             + "; the copy runs");
+  }
+
+  /** One workflow at a time moves a shard: a second one would copy into the same targets' rows. */
+  private void refuseIfSourceMoving(String keyspace, String source) {
+    for (Workflow w : store.list()) {
+      if (w.keyspace().equals(keyspace)
+          && !w.state().isTerminal()
+          && (w.sources().contains(source) || w.targets().contains(source))) {
+        throw new SwitchRefusedException(
+            "shard "
+                + source
+                + " of "
+                + keyspace
+                + " is already in workflow "
+                + w.name()
+                + " ("
+                + w.state()
+                + "); complete or cancel that one first. Nothing was written");
+      }
+    }
+  }
+
+  /**
+   * Each target needs a server of its own that holds no shard of the keyspace: one database per
+   * keyspace per server (DESIGN 2).
+   */
+  private static void refuseSharedServers(
+      String keyspace, List<String> targetServers, Set<String> inUse) {
+    List<String> problems = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (String t : targetServers) {
+      if (!seen.add(t)) {
+        problems.add("server " + t + " is named for two targets");
+      } else if (inUse.contains(t)) {
+        problems.add(
+            "server "
+                + t
+                + " already holds a shard of "
+                + keyspace
+                + " (in the shard map or in a workflow)");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new SwitchRefusedException(
+          "workflow not created: "
+              + String.join("; ", problems)
+              + "; each target needs a server of its own. Nothing was written");
+    }
   }
 
   /** The servers that hold a shard of {@code keyspace} now or in one of its workflows. */
@@ -606,6 +702,13 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       streams.add(one);
     }
     m.put("streams", streams);
+    if (s.workflow().lastError() == null) {
+      s.streams().stream()
+          .filter(st -> st.lastError() != null)
+          .findFirst()
+          .ifPresent(
+              st -> m.put("last_error", "the stream into " + st.target() + ": " + st.lastError()));
+    }
     if (s.copy() != null) {
       m.put("copy", copyJson(s.copy()));
     }

@@ -96,7 +96,7 @@ public final class KafkaWorkflowStore implements WorkflowStore, AutoCloseable {
           .send(new ProducerRecord<>(topic, workflow.name(), JSON.writeValueAsBytes(workflow)))
           .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     } catch (Exception e) {
-      throw new ReshardException(
+      throw new io.reshard.router.RetriableReshardException(
           "cannot save workflow "
               + workflow.name()
               + " (state "

@@ -215,6 +215,23 @@ public final class WorkflowRunner implements AutoCloseable {
 
   /** Reads of the moved range go to the targets (replication lag is the staleness bound). */
   public Workflow switchReads() {
+    if (!workflow.state().canMoveTo(WorkflowState.READS_SWITCHED)) {
+      throw new SwitchRefusedException(
+          "switch-traffic --reads refused for workflow "
+              + spec.name()
+              + ": it is "
+              + workflow.state()
+              + "; reads switch once the copy is done and before writes switch");
+    }
+    try {
+      MapChanges.targetsRead(publisher.newest().orElseThrow(), spec); // valid before anything moves
+    } catch (IllegalArgumentException e) {
+      throw new SwitchRefusedException(
+          "switch-traffic --reads refused for workflow "
+              + spec.name()
+              + ": the next shard map would be invalid: "
+              + e.getMessage());
+    }
     workflow =
         engine.transition(workflow, WorkflowState.READS_SWITCHED, "reads on " + spec.targets());
     publishReadsIfNeeded();
