@@ -72,6 +72,16 @@ public final class ApplyEngine implements AutoCloseable {
     }
   }
 
+  /**
+   * True while the engine's thread runs. A stream stopped by a change that needs the operator (a
+   * DDL) stays in {@code ERROR} with its thread waiting for a resume; one whose thread ended (Kafka
+   * or the target could not be reached at all) is in {@code ERROR} with this false, and only a new
+   * engine on the same stream continues it (from its stored position).
+   */
+  public boolean isRunning() {
+    return thread.isAlive();
+  }
+
   /** Starts applying on the engine's thread. */
   public void start() {
     thread.start();

@@ -78,6 +78,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   private volatile String state = "NEW";
   private volatile String detail;
   private Thread resumer;
+  private Thread supervisor;
+  private static final long SUPERVISE_EVERY_MS = 5_000;
 
   /** A running workflow: its runner, the lock its actions take, and its copy thread. */
   private static final class Hosted {
@@ -124,6 +126,44 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     resumer = new Thread(this::resumeAll, "workflow-resume");
     resumer.setDaemon(true);
     resumer.start();
+    supervisor = new Thread(this::supervise, "workflow-streams-supervisor");
+    supervisor.setDaemon(true);
+    supervisor.start();
+  }
+
+  /**
+   * Every 5 s, starts again the streams whose applier ended because Kafka or a target could not be
+   * reached (as capture's supervisor does for capture), on a workflow no action holds.
+   */
+  private void supervise() {
+    while (!"STOPPING".equals(state) && !"STOPPED".equals(state)) {
+      try {
+        Thread.sleep(SUPERVISE_EVERY_MS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      for (Hosted h : hosted.values()) {
+        if (h.lock.tryLock()) {
+          try {
+            int n = h.runner.restartDeadStreams();
+            if (n > 0) {
+              LOG.warn(
+                  "workflow {}: {} stream(s) had stopped in error; started again from their"
+                      + " stored positions",
+                  h.runner.spec().name(),
+                  n);
+            }
+          } catch (RuntimeException e) {
+            LOG.warn(
+                "workflow {}: restarting its streams failed: {}",
+                h.runner.spec().name(),
+                e.toString());
+          } finally {
+            h.lock.unlock();
+          }
+        }
+      }
+    }
   }
 
   private void resumeAll() {
@@ -199,6 +239,9 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       state = "STOPPING";
       if (resumer != null) {
         resumer.interrupt();
+      }
+      if (supervisor != null) {
+        supervisor.interrupt();
       }
     }
     for (Hosted h : hosted.values()) {

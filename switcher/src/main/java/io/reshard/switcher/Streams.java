@@ -30,6 +30,10 @@ final class Streams implements AutoCloseable {
   private final boolean ownsCaptures;
   private final Map<String, ApplyEngine> forward = new LinkedHashMap<>();
   private final Map<String, ApplyEngine> reverse = new LinkedHashMap<>();
+  private int forwardGeneration;
+  private Map<String, GtidPosition> forwardStart = Map.of();
+  private int reverseGeneration;
+  private Map<String, GtidPosition> reverseStart = Map.of();
 
   /**
    * @param captures the process's captures; null for a registry of this workflow's own, stopped
@@ -67,6 +71,8 @@ final class Streams implements AutoCloseable {
    * before).
    */
   void startForward(int generation, Map<String, GtidPosition> start) {
+    forwardGeneration = generation;
+    forwardStart = Map.copyOf(start);
     for (ShardServer t : spec.targets()) {
       forward.put(t.shard(), applier(streamName(true, generation), t, spec.sources(), start));
     }
@@ -82,6 +88,8 @@ final class Streams implements AutoCloseable {
    * into each source.
    */
   void startReverse(int generation, Map<String, GtidPosition> start) {
+    reverseGeneration = generation;
+    reverseStart = Map.copyOf(start);
     for (ShardServer s : spec.sources()) {
       reverse.put(s.shard(), applier(streamName(false, generation), s, spec.targets(), start));
     }
@@ -110,6 +118,38 @@ final class Streams implements AutoCloseable {
             meters);
     e.start();
     return e;
+  }
+
+  /**
+   * Replaces every applier whose thread ended in error (Kafka or its target could not be reached)
+   * by a new one on the same stream, which continues from the position stored in its target. A
+   * stream stopped for the operator (a DDL) keeps its thread and is left alone.
+   *
+   * @return how many were started again
+   */
+  int restartDead() {
+    int n = 0;
+    for (ShardServer t : spec.targets()) {
+      ApplyEngine a = forward.get(t.shard());
+      if (a != null && a.state() == StreamsTable.State.ERROR && !a.isRunning()) {
+        a.close();
+        forward.put(
+            t.shard(),
+            applier(streamName(true, forwardGeneration), t, spec.sources(), forwardStart));
+        n++;
+      }
+    }
+    for (ShardServer s : spec.sources()) {
+      ApplyEngine a = reverse.get(s.shard());
+      if (a != null && a.state() == StreamsTable.State.ERROR && !a.isRunning()) {
+        a.close();
+        reverse.put(
+            s.shard(),
+            applier(streamName(false, reverseGeneration), s, spec.targets(), reverseStart));
+        n++;
+      }
+    }
+    return n;
   }
 
   Map<String, ApplyEngine> forward() {

@@ -443,6 +443,17 @@ public final class WorkflowRunner implements AutoCloseable {
     return lastCutoverSteps;
   }
 
+  /**
+   * Starts again every stream whose applier ended in error because Kafka or its target could not be
+   * reached; each continues from the position stored in its target. Call it from the thread that
+   * drives this runner (the daemon holds the workflow's action lock).
+   *
+   * @return how many streams were started again
+   */
+  public int restartDeadStreams() {
+    return streams.restartDead();
+  }
+
   /** The largest apply lag of the forward streams, in ms. */
   public long maxLagMillis() {
     return streams.forward().values().stream().mapToLong(a -> a.lagMillis()).max().orElse(0);
