@@ -1,6 +1,7 @@
 package io.reshard.differ;
 
 import io.reshard.copier.CopyTarget;
+import io.reshard.copier.Futures;
 import io.reshard.copier.rows.RowWriter;
 import io.reshard.copier.rows.Sessions;
 import io.reshard.copier.rows.ShardingKey;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -266,7 +266,8 @@ public final class Differ {
                   return null;
                 }));
       }
-      awaitAll(catchUps);
+      // every catch-up ends (even after a failure) before the snapshot goes on
+      Futures.awaitAll(catchUps, "running the appliers to the snapshot");
       LOG.info(
           "workflow {} targets {} diff phase 5/6 target snapshots at {}{}",
           wf,
@@ -335,45 +336,6 @@ public final class Differ {
         new TableDiffer(
             spec, config, t, ShardingKey.of(spec.vschema(), t), src, targets, g, pool, listener);
     return differ.run(states);
-  }
-
-  /**
-   * Waits for every catch-up (all of them, even after a failure, so that no thread still steers an
-   * applier or opens a snapshot when this returns), then rethrows the first failure.
-   */
-  private static void awaitAll(List<Future<Void>> futures)
-      throws SQLException, InterruptedException {
-    Throwable failure = null;
-    boolean interrupted = false;
-    for (Future<Void> f : futures) {
-      while (true) {
-        try {
-          f.get();
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          failure = failure == null ? e.getCause() : failure;
-          break;
-        }
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedException("interrupted while the appliers ran to the snapshot");
-    }
-    if (failure instanceof SQLException e) {
-      throw e;
-    }
-    if (failure instanceof InterruptedException e) {
-      throw e;
-    }
-    if (failure instanceof RuntimeException e) {
-      throw e;
-    }
-    if (failure != null) {
-      throw new IllegalStateException("running an applier to the snapshot failed", failure);
-    }
   }
 
   private static ThreadFactory daemon() {

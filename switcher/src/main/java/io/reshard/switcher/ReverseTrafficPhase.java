@@ -5,9 +5,7 @@ import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +49,7 @@ final class ReverseTrafficPhase {
     }
     // every connection the window needs is opened before it (a handshake costs milliseconds), and
     // before the state changes, so that a failure here leaves nothing to roll back
-    try (ServerFence.Connections conns = ServerFence.Connections.open(servers())) {
+    try (ServerFence.Connections conns = ServerFence.Connections.open(spec.servers())) {
       // the next map too: only this switcher publishes (a newer one would fence its publisher,
       // and then the publish fails and writes nothing), so the newest map cannot change meanwhile
       ShardMap next = MapChanges.sourcesServe(publisher.newest().orElseThrow(), spec);
@@ -158,13 +156,6 @@ final class ReverseTrafficPhase {
             + w.generation()
             + ") restarted from "
             + w.forwardStart());
-  }
-
-  /** The sources and the targets. */
-  private List<ShardServer> servers() {
-    List<ShardServer> all = new ArrayList<>(spec.sources());
-    all.addAll(spec.targets());
-    return all;
   }
 
   private CutoverAbortedException abort(Workflow w, String why, Throwable cause)

@@ -72,7 +72,7 @@ final class SwitchWritesPhase {
     steps.mark("prepare capture");
     // every connection the window needs is opened before it (a handshake costs milliseconds), and
     // before the state changes, so that a failure here leaves nothing to roll back
-    try (ServerFence.Connections conns = ServerFence.Connections.open(servers())) {
+    try (ServerFence.Connections conns = ServerFence.Connections.open(spec.servers())) {
       // the next map too: only this switcher publishes (a newer one would fence its publisher,
       // and then the publish fails and writes nothing), so the newest map cannot change meanwhile
       ShardMap next = MapChanges.targetsServe(publisher.newest().orElseThrow(), spec);
@@ -228,13 +228,6 @@ final class SwitchWritesPhase {
             + MapChanges.names(spec.targets())
             + " serving writes");
     return plan;
-  }
-
-  /** The sources and the targets. */
-  private List<ShardServer> servers() {
-    List<ShardServer> all = new ArrayList<>(spec.sources());
-    all.addAll(spec.targets());
-    return all;
   }
 
   private void refuseUnlessReady(Workflow w, boolean force) {

@@ -54,6 +54,13 @@ public record WorkflowSpec(
         timeout);
   }
 
+  /** The sources, then the targets. */
+  public List<ShardServer> servers() {
+    List<ShardServer> all = new java.util.ArrayList<>(sources);
+    all.addAll(targets);
+    return all;
+  }
+
   /** The moved tables: every table with a primary vindex in the vschema. */
   public List<String> tables() {
     return vschema.tables().values().stream()

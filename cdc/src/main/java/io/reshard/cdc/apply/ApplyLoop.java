@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -512,20 +513,8 @@ public final class ApplyLoop implements Runnable {
     if (t == null) {
       throw new IllegalArgumentException("not a source topic of this applier: " + topic);
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (t.committedPosition == null || !t.committedPosition.covers(position)) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0 || (state == StreamsTable.State.ERROR && !resumeRequested)) {
-        return false;
-      }
-      try {
-        wait(Math.max(1, Math.min(left / 1_000_000, 100)));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
-    }
-    return true;
+    return waitUntil(
+        () -> t.committedPosition != null && t.committedPosition.covers(position), timeout);
   }
 
   /**
@@ -540,11 +529,22 @@ public final class ApplyLoop implements Runnable {
     if (t == null) {
       throw new IllegalArgumentException("not a source topic of this applier: " + topic);
     }
+    return waitUntil(
+        () ->
+            state == StreamsTable.State.STOPPED
+                && !resumeRequested
+                && t.committedPosition != null
+                && t.committedPosition.covers(position),
+        timeout);
+  }
+
+  /**
+   * Waits (holding this monitor, woken by every commit) until {@code done} holds; false on timeout,
+   * on interrupt, or once the stream is in error with no resume asked for.
+   */
+  private synchronized boolean waitUntil(BooleanSupplier done, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (state != StreamsTable.State.STOPPED
-        || resumeRequested
-        || t.committedPosition == null
-        || !t.committedPosition.covers(position)) {
+    while (!done.getAsBoolean()) {
       long left = deadline - System.nanoTime();
       if (left <= 0 || (state == StreamsTable.State.ERROR && !resumeRequested)) {
         return false;

@@ -4,6 +4,7 @@ import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopySpec;
 import io.reshard.copier.CopyStateTable;
 import io.reshard.copier.CopyTarget;
+import io.reshard.copier.Futures;
 import io.reshard.copier.rows.KeysetSql;
 import io.reshard.copier.rows.Row;
 import io.reshard.copier.rows.RowKey;
@@ -19,7 +20,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
@@ -165,34 +165,7 @@ final class ChunkCopier implements AutoCloseable {
     // Wait for every target, even when interrupted: the source's row locks must outlive every
     // target write of the chunk, or a later source change could reach a target before the
     // chunk's older image does (DESIGN 4.6 point 3).
-    Throwable failure = null;
-    boolean interrupted = false;
-    for (Future<Void> f : futures) {
-      while (true) {
-        try {
-          f.get();
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          failure = failure == null ? e.getCause() : failure;
-          break;
-        }
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedException("interrupted while writing a chunk of " + table);
-    }
-    if (failure instanceof SQLException e) {
-      throw e;
-    }
-    if (failure instanceof RuntimeException e) {
-      throw e;
-    }
-    if (failure != null) {
-      throw new IllegalStateException("writing a chunk of " + table + " failed", failure);
-    }
+    Futures.awaitAll(futures, "writing a chunk of " + table);
   }
 
   private Void writeTarget(Connection c, List<Row> rows, String lastKeyJson, boolean last)
