@@ -101,13 +101,13 @@ public final class CaptureConfig {
                   + " now), earliest (the oldest binlog), or a GTID position."),
           new Key(
               "batch.max.rows",
-              "1000",
+              "5000",
               intRange(1, 1_000_000),
               "Most row changes in one Kafka transaction; a larger source transaction is"
                   + " published in several."),
           new Key(
               "batch.max.bytes",
-              "4194304",
+              "8388608",
               intRange(1024, Integer.MAX_VALUE),
               "Most encoded bytes in one Kafka transaction (soft: a batch ends after the record"
                   + " that crosses it)."),

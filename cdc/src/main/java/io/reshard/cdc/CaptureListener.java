@@ -4,9 +4,11 @@ import java.time.Duration;
 
 /**
  * Callbacks from a {@link CaptureEngine}, for metrics, logs and tests; every method has a no-op
- * default. They run on the engine thread, in order, and should return quickly: the engine waits for
+ * default. {@link #beforeCommit} and {@link #afterCommit} run on the engine's publisher thread, the
+ * others on the engine thread; each kind in order. They should return quickly: the engine waits for
  * them. {@link #beforeCommit} lets a test stop at the boundary between sending a batch and
- * committing it (the point where a crash must leave nothing visible).
+ * committing it (the point where a crash must leave nothing visible); an exception it throws fails
+ * the session as the commit's own failure would.
  */
 public interface CaptureListener {
 

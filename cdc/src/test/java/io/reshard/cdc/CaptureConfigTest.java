@@ -31,7 +31,8 @@ class CaptureConfigTest {
     assertEquals("prod.commerce.-80", c.changeTopic());
     assertEquals("prod.reshard-capture-offsets", c.offsetsTopic());
     assertEquals("reshard-capture.prod.commerce.-80", c.transactionalId());
-    assertEquals(1000, c.batchMaxRows());
+    assertEquals(5000, c.batchMaxRows());
+    assertEquals(8 << 20, c.batchMaxBytes());
     assertEquals(Duration.ofSeconds(5), c.heartbeatInterval());
     assertEquals(CaptureConfig.START_CURRENT, c.startPosition());
     assertEquals(Set.of("commerce", "_reshard"), c.capturedDatabases());

@@ -9,7 +9,6 @@ import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import io.reshard.cdc.CaptureConfig;
-import io.reshard.cdc.CaptureListener;
 import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.CdcException;
 import io.reshard.cdc.GtidPosition;
@@ -26,7 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The publishing loop of one binlog session: takes events in binlog order, tracks the source
  * transaction they belong to, publishes BEGIN, row changes, END, schema changes and heartbeats, and
- * commits Kafka transactions with the position reached.
+ * ends each Kafka transaction with the position reached (handed to {@link PipelinedPublisher},
+ * whose thread sends and commits it while this loop goes on).
  *
  * <p>Batching: a Kafka transaction is committed when it holds {@code batch.max.rows} row changes or
  * {@code batch.max.bytes} (even inside a source transaction, whose position then records how many
@@ -50,11 +50,10 @@ final class CaptureLoop {
 
   private final CaptureConfig config;
   private final BinlogSession session;
-  private final KafkaPublisher publisher;
+  private final PipelinedPublisher publisher;
   private final RecordEncoder encoder;
   private final StatementHandler statements;
   private final SchemaCache schemas;
-  private final CaptureListener listener;
   private final Duration pollInterval;
   // read once: the config's getters parse their text on every call, and these are read per row
   private final int batchMaxRows;
@@ -91,17 +90,15 @@ final class CaptureLoop {
   CaptureLoop(
       CaptureConfig config,
       BinlogSession session,
-      KafkaPublisher publisher,
+      PipelinedPublisher publisher,
       RecordEncoder encoder,
       SchemaCache schemas,
-      CaptureListener listener,
       CapturePosition start) {
     this.config = config;
     this.session = session;
     this.publisher = publisher;
     this.encoder = encoder;
     this.schemas = schemas;
-    this.listener = listener;
     this.statements = new StatementHandler(config, encoder, schemas, this);
     this.gtids = start.gtids();
     this.resume = start.insideTransaction() ? start : null;
@@ -127,6 +124,7 @@ final class CaptureLoop {
       heartbeat();
     }
     while (!stop.getAsBoolean()) {
+      publisher.throwIfFailed(); // fenced or Kafka gone: stop even while the source is idle
       BinlogSession.Item item = session.poll(pollInterval);
       if (item == null) {
         onIdle();
@@ -149,17 +147,17 @@ final class CaptureLoop {
   }
 
   /**
-   * Commits what was published before a change that cannot be captured, so the topic and the stored
-   * position reach exactly up to it: consumers get everything before it, and a capture restarted
-   * after the cause is fixed continues there. Best effort: if the commit fails too, the batch is
-   * aborted and a restart republishes it.
+   * Commits what was published before a change that cannot be captured, and waits for that commit,
+   * so the topic and the stored position reach exactly up to it: consumers get everything before
+   * it, and a capture restarted after the cause is fixed continues there. Best effort: if the
+   * commit fails too, the batch is aborted and a restart republishes it.
    */
   private void commitBeforeFailing(UnsupportedChangeException cause) {
-    if (!publisher.hasOpenBatch()) {
-      return;
-    }
     try {
-      commit();
+      if (publisher.hasOpenBatch()) {
+        commit();
+      }
+      publisher.flush();
     } catch (RuntimeException again) {
       cause.addSuppressed(again);
     }
@@ -364,13 +362,10 @@ final class CaptureLoop {
     commit();
   }
 
+  /** Hands the batch over with the position reached; the publisher thread commits it. */
   private void commit() {
-    CapturePosition p = position();
-    int rows = publisher.batchRows();
-    listener.beforeCommit(p, rows);
-    publisher.commit(p);
+    publisher.commit(position());
     lastCommitNanos = System.nanoTime();
-    listener.afterCommit(p, rows);
   }
 
   private CapturePosition position() {

@@ -86,8 +86,11 @@ public final class CaptureSession {
       MariaDbCharsets charsets = MariaDbCharsets.load(jdbc);
       boolean mariaDb = jdbc.getMetaData().getDatabaseProductVersion().contains("MariaDB");
       int maxMessageBytes = KafkaTopics.ensure(config);
-      try (KafkaPublisher publisher =
-          new KafkaPublisher(config, encoder.offsetsKey(), maxMessageBytes)) {
+      try (PipelinedPublisher publisher =
+          new PipelinedPublisher(
+              new KafkaPublisher(config, encoder.offsetsKey(), maxMessageBytes),
+              listener,
+              "reshard-capture-publisher " + config.describe())) {
         Optional<CapturePosition> stored = KafkaTopics.readPosition(config, encoder.offsetsKey());
         CapturePosition start = stored.orElse(initial);
         LOG.info(
@@ -96,7 +99,7 @@ public final class CaptureSession {
           session.connect(config.connectTimeout());
           listener.onSessionStarted(start, stored.isPresent());
           SchemaCache schemas = new SchemaCache(jdbc, encoder);
-          new CaptureLoop(config, session, publisher, encoder, schemas, listener, start)
+          new CaptureLoop(config, session, publisher, encoder, schemas, start)
               .run(stop, stored.isEmpty());
         }
       }

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
@@ -49,24 +50,27 @@ final class KafkaTopics {
           config.replicationFactor() < 0
               ? Optional.empty()
               : Optional.of(config.replicationFactor());
+      // both topics in one request, and both descriptions at once: each round trip to the
+      // controller is part of capture's start-up
       create(
           admin,
-          new NewTopic(config.changeTopic(), Optional.of(1), rf)
-              .configs(
-                  Map.of(
-                      TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
-                      Integer.toString(config.topicMaxMessageBytes()))));
-      create(
-          admin,
-          new NewTopic(config.offsetsTopic(), Optional.of(1), rf)
-              .configs(
-                  Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+          List.of(
+              new NewTopic(config.changeTopic(), Optional.of(1), rf)
+                  .configs(
+                      Map.of(
+                          TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                          Integer.toString(config.topicMaxMessageBytes()))),
+              new NewTopic(config.offsetsTopic(), Optional.of(1), rf)
+                  .configs(
+                      Map.of(
+                          TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))));
+      ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, config.changeTopic());
+      KafkaFuture<Map<String, TopicDescription>> described =
+          admin.describeTopics(List.of(config.changeTopic())).allTopicNames();
+      KafkaFuture<Map<ConfigResource, Config>> configs =
+          admin.describeConfigs(List.of(resource)).all();
       TopicDescription d =
-          admin
-              .describeTopics(List.of(config.changeTopic()))
-              .allTopicNames()
-              .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-              .get(config.changeTopic());
+          described.get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(config.changeTopic());
       if (d.partitions().size() != 1) {
         throw new CaptureRefusedException(
             "capture of " + config.describe(),
@@ -77,13 +81,7 @@ final class KafkaTopics {
                     + d.partitions().size()
                     + " partitions; it needs exactly 1 so that its order is total"));
       }
-      ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, config.changeTopic());
-      Config c =
-          admin
-              .describeConfigs(List.of(resource))
-              .all()
-              .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-              .get(resource);
+      Config c = configs.get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(resource);
       return Integer.parseInt(c.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value());
     } catch (ExecutionException | TimeoutException e) {
       throw new CdcException.Retriable("cannot create or describe capture topics: " + e, e);
@@ -124,13 +122,17 @@ final class KafkaTopics {
     return last == null ? Optional.empty() : Optional.of(CapturePosition.fromJson(last));
   }
 
-  private static void create(Admin admin, NewTopic topic)
+  /** Creates the topics that do not exist yet; one that exists is left as it is. */
+  private static void create(Admin admin, List<NewTopic> topics)
       throws InterruptedException, TimeoutException, ExecutionException {
-    try {
-      admin.createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw e;
+    Map<String, KafkaFuture<Void>> created = admin.createTopics(topics).values();
+    for (KafkaFuture<Void> f : created.values()) {
+      try {
+        f.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof TopicExistsException)) {
+          throw e;
+        }
       }
     }
   }
