@@ -10,6 +10,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Child JVM: reshard's {@link CaptureEngine} captures the backlog from {@code start} (the source's
@@ -53,13 +57,20 @@ public final class ReshardCaptureMain {
               }
             });
     GtidPosition end = GtidPosition.parse(ChildJvm.arg(a, "end"));
-    long[] firstCommit = {0};
+    AtomicLong firstCommit = new AtomicLong();
+    AtomicReference<CapturePosition> reachedEnd = new AtomicReference<>();
+    CountDownLatch done = new CountDownLatch(1);
+    // the clock stops when the commit that covers the end returns (the publisher thread calls
+    // this); the main thread waits on a latch instead of polling the engine
     CaptureListener listener =
         new CaptureListener() {
           @Override
           public void afterCommit(CapturePosition position, int rows) {
-            if (rows > 0 && firstCommit[0] == 0) {
-              firstCommit[0] = System.nanoTime();
+            if (rows > 0) {
+              firstCommit.compareAndSet(0, System.nanoTime());
+            }
+            if (position.gtids().covers(end) && reachedEnd.compareAndSet(null, position)) {
+              done.countDown();
             }
           }
         };
@@ -67,25 +78,20 @@ public final class ReshardCaptureMain {
     long t0 = System.nanoTime();
     CaptureEngine engine = new CaptureEngine(CaptureConfig.from(m), listener, Clock.systemUTC());
     engine.start();
-    CapturePosition reached;
-    while (true) {
+    while (!done.await(100, TimeUnit.MILLISECONDS)) {
       if (engine.state() == CaptureEngine.State.FAILED) {
         throw new IllegalStateException("capture failed", engine.failure().orElse(null));
       }
-      reached = engine.committedPosition().orElse(null);
-      if (reached != null && reached.gtids().covers(end)) {
-        break;
-      }
-      Thread.sleep(10);
     }
     long t1 = System.nanoTime();
+    CapturePosition reached = reachedEnd.get();
     long cpu1 = ChildJvm.cpuNanos();
     engine.stop();
     engine.awaitTermination(Duration.ofSeconds(30));
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("seconds", (t1 - t0) / 1e9);
     r.put("cpuSeconds", (cpu1 - cpu0) / 1e9);
-    r.put("firstCommitSeconds", firstCommit[0] == 0 ? -1 : (firstCommit[0] - t0) / 1e9);
+    r.put("firstCommitSeconds", firstCommit.get() == 0 ? -1 : (firstCommit.get() - t0) / 1e9);
     r.put("cpuTotalSeconds", ChildJvm.cpuNanos() / 1e9);
     r.put("position", reached.gtids().toString().replace(' ', '_'));
     ChildJvm.report(r);

@@ -81,7 +81,10 @@ final class BinlogCells {
         }
         yield stored;
       }
-      default -> ValueCodec.text(col, stored);
+      default -> {
+        AsciiText ascii = AsciiText.of(col.charset(), stored);
+        yield ascii != null ? ascii : ValueCodec.text(col, stored);
+      }
     };
   }
 

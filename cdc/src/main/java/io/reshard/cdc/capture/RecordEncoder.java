@@ -280,7 +280,7 @@ final class RecordEncoder {
     for (int i = 0; i < names.length; i++) {
       ColumnDef c = columns.get(i);
       g.writeFieldName(names[i]);
-      ValueCodec.writeJson(g, c, row[i]);
+      writeValue(g, c, row[i]);
       anyRaw |= row[i] instanceof byte[] && c.kind() == ColumnKind.TEXT;
     }
     g.writeEndObject();
@@ -298,6 +298,16 @@ final class RecordEncoder {
     }
   }
 
+  /** One cell's JSON: {@link AsciiText} as its bytes, anything else as {@link ValueCodec} says. */
+  private static void writeValue(JsonGenerator g, ColumnDef column, Object value)
+      throws IOException {
+    if (value instanceof AsciiText a) {
+      g.writeUTF8String(a.bytes(), 0, a.bytes().length);
+    } else {
+      ValueCodec.writeJson(g, column, value);
+    }
+  }
+
   /** The record key: the primary key's columns as a JSON object, or null without a key. */
   private byte[] key(CapturedTable table, SerializedString[] names, Object[] row) {
     int[] pk = table.primaryKeyIndexes();
@@ -309,7 +319,7 @@ final class RecordEncoder {
       generator.writeStartObject();
       for (int i : pk) {
         generator.writeFieldName(names[i]);
-        ValueCodec.writeJson(generator, columns.get(i), row[i]);
+        writeValue(generator, columns.get(i), row[i]);
       }
       generator.writeEndObject();
       return take();

@@ -90,12 +90,12 @@ class BinlogParsingTest {
     assertEquals(1.5f, r[4]);
     assertEquals(2L, r[5], "virtual generated columns are in the row image");
     assertEquals(3L, r[6]);
-    assertEquals("cafu00e9", r[7]);
-    assertEquals("xu00e9", r[8]);
+    assertEquals("cafu00e9", text(r[7]));
+    assertEquals("xu00e9", text(r[8]));
     assertArrayEquals(new byte[] {0x02, (byte) 0xAA}, (byte[]) r[9]);
     assertArrayEquals(new byte[] {'a', 'b', 0, 0}, (byte[]) r[10], "BINARY(4) padding restored");
     assertEquals("-01:02:03.500", r[11]);
-    assertEquals("{\"a\": 1}", r[12]);
+    assertEquals("{\"a\": 1}", text(r[12]));
     assertEquals("2024-00-10 23:59:58.012345", r[13]);
     assertEquals("2024-02-29 12:00:00.25", r[14]);
     assertEquals("0000-00-00", r[15]);
@@ -140,9 +140,9 @@ class BinlogParsingTest {
     assertEquals(List.of("x", "y"), t.column(2).labels());
     Object[] r = parseRows(t, row).after().get(0);
     assertEquals("x,y", r[2]);
-    assertEquals("abc", r[3]);
-    assertEquals("q", r[4]);
-    assertEquals("zz", r[5]);
+    assertEquals("abc", text(r[3]));
+    assertEquals("q", text(r[4]));
+    assertEquals("zz", text(r[5]));
     assertEquals(25, ((byte[]) r[1]).length, "SRID + WKB point");
   }
 
@@ -159,5 +159,14 @@ class BinlogParsingTest {
     } catch (java.io.IOException e) {
       throw new AssertionError(e);
     }
+  }
+
+  /**
+   * A text cell as its text: capture keeps all-ASCII text as {@link AsciiText}, other text as a
+   * String.
+   */
+  private static String text(Object cell) {
+    assertTrue(cell instanceof String || cell instanceof AsciiText, String.valueOf(cell));
+    return cell.toString();
   }
 }

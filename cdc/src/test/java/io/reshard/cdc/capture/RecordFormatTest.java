@@ -178,6 +178,42 @@ class RecordFormatTest {
     assertEquals("ks.t key {\"id\":18446744073709551615}", out.describe());
   }
 
+  @Test
+  void asciiTextIsWrittenAsTheSameJsonAsItsString() {
+    byte[] every = new byte[128]; // every ASCII byte, control characters, quote and backslash too
+    for (int i = 0; i < every.length; i++) {
+      every[i] = (byte) i;
+    }
+    String text = new String(every, StandardCharsets.US_ASCII);
+    SourceInfo src = new SourceInfo(1, "1-1-9", "f", 1, 0, "ks", "t", 0);
+    OutRecord fromString =
+        encoder.row(
+            table,
+            "u",
+            new Object[] {1L, text, null, null},
+            new Object[] {1L, "x", null, null},
+            src,
+            1,
+            1);
+    OutRecord fromBytes =
+        encoder.row(
+            table,
+            "u",
+            new Object[] {1L, AsciiText.of("utf8mb4", every), null, null},
+            new Object[] {1L, AsciiText.of("latin1", new byte[] {'x'}), null, null},
+            src,
+            1,
+            1);
+    assertEquals(
+        new String(fromString.value(), StandardCharsets.UTF_8),
+        new String(fromBytes.value(), StandardCharsets.UTF_8));
+    assertEquals(text, ChangeRecords.parse(consumerRecord(fromBytes, 0)).before().get("name"));
+    // not ASCII, or a charset where ASCII bytes are not ASCII characters: the decoded form
+    assertNull(AsciiText.of("utf8mb4", new byte[] {'a', (byte) 0xC3, (byte) 0xA9}));
+    assertNull(AsciiText.of("utf16", new byte[] {0, 'a'}));
+    assertNull(AsciiText.of(null, new byte[] {'a'}));
+  }
+
   private void treeImage(
       com.fasterxml.jackson.databind.node.ObjectNode v, String field, Object[] row) {
     com.fasterxml.jackson.databind.node.ObjectNode image = v.putObject(field);
