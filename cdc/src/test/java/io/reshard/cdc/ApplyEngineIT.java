@@ -42,7 +42,8 @@ class ApplyEngineIT {
       {"sharded": true, "vindexes": {"hash": {"type": "hash"}},
        "tables": {"messages": {"column_vindexes": [{"column": "channel_id", "name": "hash"}]},
                   "kinds": {"column_vindexes": [{"column": "id", "name": "hash"}]},
-                  "altered": {"column_vindexes": [{"column": "id", "name": "hash"}]}}}
+                  "altered": {"column_vindexes": [{"column": "id", "name": "hash"}]},
+                  "checked": {"column_vindexes": [{"column": "id", "name": "hash"}]}}}
       """;
   static final String MESSAGES =
       "CREATE TABLE messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL, body VARCHAR(100)"
@@ -75,6 +76,13 @@ class ApplyEngineIT {
       cluster.execute(
           s, MESSAGES, KINDS, "CREATE TABLE altered (id BIGINT PRIMARY KEY, v INT) ENGINE=InnoDB");
     }
+    // the left target refuses what the source accepts: a row it cannot take must be named
+    cluster.execute(source, "CREATE TABLE checked (id BIGINT PRIMARY KEY, v INT) ENGINE=InnoDB");
+    cluster.execute(right, "CREATE TABLE checked (id BIGINT PRIMARY KEY, v INT) ENGINE=InnoDB");
+    cluster.execute(
+        left,
+        "CREATE TABLE checked (id BIGINT PRIMARY KEY, v INT, CONSTRAINT small CHECK (v < 100))"
+            + " ENGINE=InnoDB");
     Map<String, String> m =
         CaptureConfig.forServer(
             source.host(),
@@ -377,6 +385,27 @@ class ApplyEngineIT {
         8,
         count(left, "SELECT COUNT(*) FROM altered") + count(right, "SELECT COUNT(*) FROM altered"));
     assertEquals(rows(source, "SELECT * FROM altered ORDER BY id").size(), 8);
+  }
+
+  @Test
+  void aRowTheTargetRefusesStopsTheStreamNamingTheRow() throws Exception {
+    GtidPosition p0 = position(source);
+    long[] k = idsIn("c0-e0", 3);
+    try (ApplyEngine l = applier("w6", left, "c0-e0", p0, 1000)) {
+      exec(
+          source,
+          "INSERT INTO checked VALUES (" + k[0] + ", 1), (" + k[1] + ", 500), (" + k[2] + ", 2)");
+      waitFor(
+          () -> l.state() == io.reshard.cdc.apply.StreamsTable.State.ERROR, Duration.ofSeconds(60));
+      String error = l.lastError().orElseThrow();
+      assertTrue(error.contains("CONSTRAINT"), error);
+      assertTrue(error.contains(cluster.database() + ".checked key {id=" + k[1] + "}"), error);
+      assertTrue(error.contains("op c"), error);
+      assertEquals(
+          0,
+          count(left, "SELECT COUNT(*) FROM checked WHERE id >= " + k[1]),
+          "nothing from the refused row on");
+    }
   }
 
   @Test

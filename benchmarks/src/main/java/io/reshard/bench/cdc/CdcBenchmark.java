@@ -51,6 +51,7 @@ import java.util.stream.Stream;
 public final class CdcBenchmark {
   private static final long CHILD_TIMEOUT_SECONDS = 1800;
   private static final long BUFFER_POOL_BYTES = 1L << 30;
+  private static final long SETTLE_MILLIS = 3000;
   // held so that the level set on it stays (java.util.logging keeps loggers weakly)
   private static final java.util.logging.Logger BINLOG_CLIENT_LOG =
       java.util.logging.Logger.getLogger("com.github.shyiko.mysql.binlog");
@@ -357,6 +358,7 @@ public final class CdcBenchmark {
   private Map<String, String> child(
       Class<?> main, Map<String, String> args, String name, ClusterDescriptor.Server server)
       throws Exception {
+    settle();
     System.out.printf("  running %s ...%n", name);
     List<String> jvm = new ArrayList<>();
     for (String o : options.childJvmOptions()) {
@@ -374,6 +376,17 @@ public final class CdcBenchmark {
         cpuSeconds(server.pid()) - mariadb0,
         cpuSeconds(cluster.kafka().pid()) - broker0);
     return r;
+  }
+
+  /**
+   * Lets the previous run's aftermath pass before the next one starts: its ~200 MB of topic data
+   * written back to disk ({@code sync}) and the broker's background work, so that no run starts
+   * while the one before it still costs I/O and CPU (the first capture run after another was
+   * measured 30 % slower without this).
+   */
+  private static void settle() throws Exception {
+    new ProcessBuilder("sync").inheritIO().start().waitFor();
+    Thread.sleep(SETTLE_MILLIS);
   }
 
   private static double cpuSeconds(long pid) {

@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +102,8 @@ public final class ApplyLoop implements Runnable {
           continue;
         }
         try {
+          // the last attempt sends row by row, so that a row the target refuses is named
+          rows.batchRows(failures < MAX_CONSECUTIVE_FAILURES - 1);
           applyBatch(c, consumer, consumer.poll(config.pollTimeout()));
           failures = 0;
         } catch (SQLException e) {
@@ -207,7 +210,11 @@ public final class ApplyLoop implements Runnable {
           consumer.seek(t.tp, t.committedOffset);
           return;
         }
-        rowsInTx += applyOne(c, t, rec);
+        try {
+          rowsInTx += applyOne(c, t, rec);
+        } catch (SQLException e) {
+          throw rows.batchesRows() ? e : naming(e, t, rec);
+        }
         t.nextOffset = r.offset() + 1;
         lastAppliedTimestamp = r.timestamp();
         recordsInOpenTx++;
@@ -275,6 +282,40 @@ public final class ApplyLoop implements Runnable {
       }
     }
     return String.join(", ", points);
+  }
+
+  /** {@code e} with the record that caused it named: table, op, key, topic, offset and GTID. */
+  private static SQLException naming(SQLException e, Topic t, ChangeRecord rec) {
+    StringBuilder key = new StringBuilder();
+    if (rec.key() != null) {
+      rec.key()
+          .forEach(
+              (k, v) ->
+                  key.append(key.isEmpty() ? "" : ", ")
+                      .append(k)
+                      .append('=')
+                      .append(v instanceof byte[] b ? "0x" + HexFormat.of().formatHex(b) : v));
+    }
+    return new SQLException(
+        e.getMessage()
+            + " (applying op "
+            + rec.op()
+            + " of "
+            + rec.database()
+            + "."
+            + rec.table()
+            + " key "
+            + (rec.key() == null ? "none" : "{" + key + "}")
+            + ", "
+            + t.name
+            + " offset "
+            + rec.offset()
+            + ", GTID "
+            + rec.gtid()
+            + ")",
+        e.getSQLState(),
+        e.getErrorCode(),
+        e);
   }
 
   /** Applies one record inside the current target transaction; returns the row changes it made. */

@@ -49,6 +49,7 @@ public final class RowApplier {
   private Connection preparedOn;
   private PreparedStatement open;
   private int openRows;
+  private boolean batching = true;
 
   /** What applying a record did. */
   public enum Outcome {
@@ -146,6 +147,19 @@ public final class RowApplier {
     }
   }
 
+  /**
+   * Batches consecutive statements (the default), or sends each row's statement as soon as it is
+   * added, so that a failing row fails in {@link #apply} and the caller can name it.
+   */
+  public void batchRows(boolean on) {
+    batching = on;
+  }
+
+  /** True unless {@link #batchRows} turned batching off. */
+  public boolean batchesRows() {
+    return batching;
+  }
+
   /** Statements in the open batch, not yet sent. */
   int pendingStatements() {
     return openRows;
@@ -168,6 +182,9 @@ public final class RowApplier {
     }
     ps.addBatch();
     openRows++;
+    if (!batching) {
+      flush();
+    }
   }
 
   /** True if the table is sharded in the vschema (has a primary vindex): a moved table. */
