@@ -1,9 +1,11 @@
 package io.reshard.cdc;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
@@ -41,14 +43,26 @@ public final class ApplyMetrics {
     long commits();
   }
 
+  private static final String PREFIX = "reshard.apply.";
+
   private ApplyMetrics() {}
 
   /**
    * Registers the meters of one applier in {@code registry}; they hold {@code source} weakly, like
-   * every Micrometer function meter, so keep the engine referenced while it runs.
+   * every Micrometer function meter, so keep the engine referenced while it runs. Meters an earlier
+   * applier of the same stream left (one the daemon replaced after it died) are removed first:
+   * Micrometer would otherwise hand back the old meters, still reading the dead engine. The
+   * counters of the new applier start again from 0, as after a process restart.
    */
   public static void bind(MeterRegistry registry, Source source, String workflow, String target) {
     Tags tags = Tags.of("workflow", workflow, "target", target);
+    for (Meter m : List.copyOf(registry.getMeters())) {
+      if (m.getId().getName().startsWith(PREFIX)
+          && workflow.equals(m.getId().getTag("workflow"))
+          && target.equals(m.getId().getTag("target"))) {
+        registry.remove(m);
+      }
+    }
     TimeGauge.builder("reshard.apply.lag", source, TimeUnit.MILLISECONDS, Source::lagMillis)
         .description(
             "0 when caught up with the newest published change, else the age of the"

@@ -59,4 +59,28 @@ class ApplyMetricsTest {
     source.lag = 0;
     assertEquals(0, lag.timeGauge().value(TimeUnit.MILLISECONDS));
   }
+
+  @Test
+  void aReplacedApplierOfTheSameStreamGetsTheMeters() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    FakeSource dead = new FakeSource();
+    dead.lag = 9000;
+    dead.rows = 500;
+    ApplyMetrics.bind(registry, dead, "w1", "80-");
+    FakeSource other = new FakeSource();
+    other.rows = 7;
+    ApplyMetrics.bind(registry, other, "w1", "-80"); // another target keeps its own meters
+    FakeSource replacement = new FakeSource();
+    replacement.lag = 20;
+    replacement.rows = 3;
+    ApplyMetrics.bind(registry, replacement, "w1", "80-");
+
+    var lag = registry.get("reshard.apply.lag").tag("workflow", "w1").tag("target", "80-");
+    assertEquals(20, lag.timeGauge().value(TimeUnit.MILLISECONDS));
+    assertEquals(
+        3, registry.get("reshard.apply.rows").tag("target", "80-").functionCounter().count());
+    assertEquals(
+        7, registry.get("reshard.apply.rows").tag("target", "-80").functionCounter().count());
+    assertEquals(1, registry.find("reshard.apply.lag").tag("target", "80-").meters().size());
+  }
 }
