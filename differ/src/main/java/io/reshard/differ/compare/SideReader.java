@@ -38,6 +38,14 @@ final class SideReader {
 
   private final String[] sql = new String[4];
 
+  /**
+   * Rows the driver takes from the socket at a time while a chunk is read: the rows are decoded
+   * while the server is still sending the rest of the chunk, instead of after the whole chunk has
+   * arrived (the default, which left the server idle while the client decoded). The chunk is still
+   * read to its end before the next statement on the connection, and held whole.
+   */
+  static final int FETCH_ROWS = 1000;
+
   SideReader(TableSchema table, int limit) {
     this.table = table;
     this.columns = table.copyColumns().size();
@@ -118,6 +126,7 @@ final class SideReader {
     int variant = (after != null ? 1 : 0) | (upTo != null ? 2 : 0);
     List<KeyedRow> out = new ArrayList<>(Math.min(limit, 65_536));
     try (PreparedStatement ps = c.prepareStatement(sql[variant])) {
+      ps.setFetchSize(FETCH_ROWS);
       int p = 1;
       if (after != null) {
         p = KeysetSql.after(table.keyColumns()).bind(ps, p, after);
