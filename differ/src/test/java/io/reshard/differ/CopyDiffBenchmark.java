@@ -53,7 +53,9 @@ import java.util.Random;
  * </ol>
  *
  * <p>The ratios printed: copy / dump rate, diff / scan rate (the scan's rate counts source rows, as
- * the diff's does) and diff / pt-table-sync rate (rows per side).
+ * the diff's does) and diff / pt-table-sync rate (rows per side). Then the CPU seconds of each
+ * server, of this JVM and of its ended child processes over each measured run ({@link CpuMeter}).
+ * {@code -Dbench.quick=true} leaves out the per-target diff and the other chunk sizes.
  *
  * <p>Run from the repository root (one command line):
  *
