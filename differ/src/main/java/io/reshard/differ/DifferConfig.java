@@ -10,8 +10,9 @@ import java.util.List;
  *
  * @param chunkRows source rows read per chunk (and at most as many per target); default 20,000, the
  *     copier's largest chunk (in the benchmark, 5,000-row chunks diffed at 0.8 to 0.95 of the rate
- *     of 20,000-row ones, 1,000-row chunks at 0.6). Memory holds about three chunks: the current
- *     and the next source chunk, and the targets' rows of the current one
+ *     of 20,000-row ones, 1,000-row chunks at 0.6). Memory holds at most four source chunks (one
+ *     being read, one handed over, the current one, the previous one being compared) and two
+ *     chunks' rows of each target (the current and the previous one's)
  * @param sampleLimit differing keys kept per table for the report; default 10
  * @param resume continue from {@code _reshard.diff_state} rather than start over; default false
  * @param catchUpTimeout how long the applier may take to reach the snapshot's position; default 5

@@ -53,7 +53,9 @@ import java.util.Random;
  * </ol>
  *
  * <p>The ratios printed: copy / dump rate, diff / scan rate (the scan's rate counts source rows, as
- * the diff's does) and diff / pt-table-sync rate (rows per side).
+ * the diff's does) and diff / pt-table-sync rate (rows per side). Then the CPU seconds of each
+ * server, of this JVM and of its ended child processes over each measured run ({@link CpuMeter}).
+ * {@code -Dbench.quick=true} leaves out the per-target diff and the other chunk sizes.
  *
  * <p>Run from the repository root (one command line):
  *
@@ -95,6 +97,10 @@ public final class CopyDiffBenchmark {
       sql(s, "", "CREATE DATABASE " + DB, "CREATE DATABASE bench_dump");
       sql(s, DB, DDL);
     }
+    CpuMeter cpu = new CpuMeter(cluster.mariadb());
+    List<String> cpuLines = new ArrayList<>();
+    // -Dbench.quick=true leaves out the per-target diff and the other chunk sizes
+    boolean quick = Boolean.getBoolean("bench.quick");
     long t0 = System.nanoTime();
     load(src, rows);
     double loadS = seconds(t0);
@@ -113,13 +119,19 @@ public final class CopyDiffBenchmark {
             List.of("messages"),
             vschema,
             "1-1-1");
+    long[] c0 = cpu.now();
     t0 = System.nanoTime();
     CopyProgress p = Copier.builder(copy).coverage(StreamCoverage.staticSource()).build().run();
     double copyS = seconds(t0);
+    cpuLines.add("online copy to two targets");
+    cpuLines.add(cpu.since(c0, copyS));
 
+    c0 = cpu.now();
     t0 = System.nanoTime();
     dump(src, left);
     double dumpS = seconds(t0);
+    cpuLines.add("mariadb-dump | mariadb");
+    cpuLines.add(cpu.since(c0, dumpS));
 
     // the same three differences on the copy and on the dump: a changed column, a missing row and
     // an extra row, all in -80 (db2), which each tool must name by key
@@ -130,7 +142,7 @@ public final class CopyDiffBenchmark {
     // before: one Differ per target, each reading the whole source
     t0 = System.nanoTime();
     long comparedPerTarget = 0;
-    for (CopyTarget t : copy.targets()) {
+    for (CopyTarget t : quick ? List.<CopyTarget>of() : copy.targets()) {
       DiffReport r =
           new Differ(
                   new DiffSpec("bench", DB, endpoint(src), t, List.of("messages"), vschema),
@@ -143,6 +155,7 @@ public final class CopyDiffBenchmark {
     double perTargetS = seconds(t0);
 
     // now: one Differ for both targets, reading the source once
+    c0 = cpu.now();
     t0 = System.nanoTime();
     List<DiffReport> reports =
         new Differ(
@@ -153,6 +166,8 @@ public final class CopyDiffBenchmark {
                 DiffListener.NONE)
             .runAll();
     double diffS = seconds(t0);
+    cpuLines.add("diff of both targets at once");
+    cpuLines.add(cpu.since(c0, diffS));
     long compared = 0;
     for (DiffReport r : reports) {
       compared += r.table("messages").compared();
@@ -160,7 +175,7 @@ public final class CopyDiffBenchmark {
     diffs.checkNamed(reports);
 
     // the chunk size: the same diff with smaller and larger chunks than the default
-    int[] chunkSizes = {1000, 5000};
+    int[] chunkSizes = quick ? new int[0] : new int[] {1000, 5000};
     double[] chunkS = new double[chunkSizes.length];
     for (int i = 0; i < chunkSizes.length; i++) {
       t0 = System.nanoTime();
@@ -175,13 +190,19 @@ public final class CopyDiffBenchmark {
       chunkS[i] = seconds(t0);
     }
 
+    c0 = cpu.now();
     t0 = System.nanoTime();
     long scanned = scan(src) + scan(left) + scan(right);
     double scanS = seconds(t0);
+    cpuLines.add("plain PK-ordered scan");
+    cpuLines.add(cpu.since(c0, scanS));
 
+    c0 = cpu.now();
     t0 = System.nanoTime();
     String pt = PtTableSync.run(src, left, DB, "bench_dump", "messages");
     double ptS = seconds(t0);
+    cpuLines.add("pt-table-sync --print");
+    cpuLines.add(cpu.since(c0, ptS));
     if (pt != null) {
       diffs.checkNamedBy(pt);
     }
@@ -195,11 +216,13 @@ public final class CopyDiffBenchmark {
     System.out.printf(
         "%-52s %10.2f %,12.0f%n",
         "mariadb-dump --single-transaction | mariadb", dumpS, rows / dumpS);
-    System.out.printf(
-        "%-52s %10.2f %,12.0f%n",
-        "diff, one Differ per target (source read twice)",
-        perTargetS,
-        comparedPerTarget / perTargetS);
+    if (!quick) {
+      System.out.printf(
+          "%-52s %10.2f %,12.0f%n",
+          "diff, one Differ per target (source read twice)",
+          perTargetS,
+          comparedPerTarget / perTargetS);
+    }
     System.out.printf(
         "%-52s %10.2f %,12.0f%n", "diff of both targets at once (differ)", diffS, compared / diffS);
     for (int i = 0; i < chunkSizes.length; i++) {
@@ -226,6 +249,10 @@ public final class CopyDiffBenchmark {
             + " both tools where run; scan: %,d rows read, rate per source row; pt-table-sync:"
             + " rows per side)%n",
         p.rowsCopied(), p.tables().get(0).chunkRows(), compared, diffs.count(), scanned);
+    System.out.printf(
+        "%nCPU seconds per process over each run (/proc/PID/stat; children: pt-table-sync,"
+            + " mariadb-dump and mariadb, counted when they end):%n");
+    cpuLines.forEach(System.out::println);
   }
 
   private static void load(ClusterDescriptor.Server s, int rows) throws Exception {

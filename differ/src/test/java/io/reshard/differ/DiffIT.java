@@ -386,4 +386,35 @@ class DiffIT {
         fx.rows(fx.source, "SELECT id, HEX(body) FROM messages WHERE id = " + changedId),
         fx.rows(fx.targets.get(0), "SELECT id, HEX(body) FROM messages WHERE id = " + changedId));
   }
+
+  @Test
+  @Order(7)
+  void aTargetWithMoreExtraRowsThanAChunkIsReadAgainInSmallerRangesAndRepaired() throws Exception {
+    // 25 extra rows before every source key and 25 after the last one, all in -80's range: with
+    // chunks of 10, the target's reads come back full before the source chunk's end, so the range
+    // shrinks to the target's last key and the source is read again from there
+    List<String> extra = new ArrayList<>();
+    long low = next(LEFT, -1_000_000);
+    long high = next(LEFT, extraId + 1);
+    for (int i = 0; i < 25; i++) {
+      extra.add("(" + low + ", 1, '2026-01-01 00:00:00', 'low')");
+      extra.add("(" + high + ", 1, '2026-01-01 00:00:00', 'high')");
+      low = next(LEFT, low + 1);
+      high = next(LEFT, high + 1);
+    }
+    assertTrue(low < 0, "the low extras sort before every source key");
+    fx.loose(fx.targets.get(0), "INSERT INTO messages VALUES " + String.join(", ", extra));
+    List<DiffReport> both =
+        both(DifferConfig.builder().chunkRows(10).build(), DiffListener.NONE).runAll();
+    TableDiff m = both.get(0).table("messages");
+    assertEquals(50, m.extraTarget(), both.get(0).toTable());
+    assertEquals(0, m.mismatched() + m.extraSource(), both.get(0).toTable());
+    assertEquals(leftIds.size() + 50, m.compared(), both.get(0).toTable());
+    assertTrue(both.get(1).isClean(), both.get(1).toTable());
+
+    Differ.RepairResult result =
+        differ(0, DifferConfig.builder().chunkRows(10).build(), DiffListener.NONE).repair();
+    assertEquals(50, result.repaired().table("messages").repaired());
+    assertTrue(result.verified().isClean(), result.verified().toTable());
+  }
 }

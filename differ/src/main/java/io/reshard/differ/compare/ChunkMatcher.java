@@ -48,20 +48,19 @@ public final class ChunkMatcher {
     // the i-th target row have the same key: pair them without a map while that holds.
     int aligned = 0;
     int common = Math.min(source.size(), target.size());
-    while (aligned < common
-        && source.get(aligned).equalityKey().equals(target.get(aligned).equalityKey())) {
+    while (aligned < common && source.get(aligned).sameKey(target.get(aligned))) {
       compare(table, source.get(aligned).row(), target.get(aligned).row(), tally, replace);
       aligned++;
     }
     if (aligned == source.size() && aligned == target.size()) {
       return new Fixes(replace, delete);
     }
-    Map<String, Row> targetByKey = new LinkedHashMap<>();
+    Map<Object, Row> targetByKey = new LinkedHashMap<>();
     for (KeyedRow t : target.subList(aligned, target.size())) {
-      targetByKey.put(t.equalityKey(), t.row());
+      targetByKey.put(t.mapKey(), t.row());
     }
     for (KeyedRow s : source.subList(aligned, source.size())) {
-      Row there = targetByKey.remove(s.equalityKey());
+      Row there = targetByKey.remove(s.mapKey());
       if (there == null) {
         tally.extraSource(sample(table, s.row(), DiffSample.Kind.EXTRA_SOURCE, List.of()));
         replace.add(s.row());

@@ -6,11 +6,12 @@ import io.reshard.copier.rows.KeysetSql;
 import io.reshard.copier.rows.Row;
 import io.reshard.copier.rows.RowKey;
 import io.reshard.copier.rows.TableSchema;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -20,9 +21,10 @@ import java.util.stream.Collectors;
  * collation equality key ({@link KeyedRow}).
  *
  * <p>The statement is {@code SELECT <exact values>[, <sort keys>] FROM t [WHERE key > ?] [AND key
- * <= ?] ORDER BY key LIMIT n}. Only character key columns need a second expression ({@code
- * WEIGHT_STRING}): for every other key kind the equality key is the value's exact bytes, which are
- * already in the row, so nothing is read twice.
+ * <= ?] ORDER BY key LIMIT n}, on a connection set up by {@link #prepare}; the exact values are
+ * those of {@link #valueExpression}, byte for byte the copier's. Only character key columns need a
+ * second expression ({@code WEIGHT_STRING}): for every other key kind the equality key is the
+ * value's exact bytes, which are already in the row, so nothing is read twice.
  *
  * <p>Immutable and thread-safe; each call uses only the connection it is given.
  */
@@ -35,6 +37,14 @@ final class SideReader {
   private final int[] keySource;
 
   private final String[] sql = new String[4];
+
+  /**
+   * Rows the driver takes from the socket at a time while a chunk is read: the rows are decoded
+   * while the server is still sending the rest of the chunk, instead of after the whole chunk has
+   * arrived (the default, which left the server idle while the client decoded). The chunk is still
+   * read to its end before the next statement on the connection, and held whole.
+   */
+  static final int FETCH_ROWS = 1000;
 
   SideReader(TableSchema table, int limit) {
     this.table = table;
@@ -53,7 +63,9 @@ final class SideReader {
     }
     String select =
         "SELECT "
-            + KeysetSql.selectList(table.copyColumns())
+            + table.copyColumns().stream()
+                .map(SideReader::valueExpression)
+                .collect(Collectors.joining(", "))
             + extra.stream().map(e -> ", " + e).collect(Collectors.joining())
             + " FROM "
             + table.qualifiedName();
@@ -74,6 +86,31 @@ final class SideReader {
     }
   }
 
+  /**
+   * Sets what {@link #read} needs on a connection: {@code character_set_results = NULL}, so that
+   * the server sends a character column's stored bytes without converting them (as {@code CAST(..
+   * AS BINARY)} would give them). Once per connection, before its first read.
+   */
+  static void prepare(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("SET SESSION character_set_results = NULL");
+    }
+  }
+
+  /**
+   * The select-list expression of a column's exact value: the column itself for a character or
+   * binary string (its stored bytes: the session sends results unconverted, see {@link #prepare}),
+   * which costs the server less than a {@code CAST}; the copier's {@link
+   * ColumnDef#selectExpression()} for every other kind (the driver hands over raw bytes only for
+   * string and binary types). Either way the bytes are the copier's: {@code SideReaderTypesIT}
+   * checks it for every column type.
+   */
+  static String valueExpression(ColumnDef c) {
+    return c.kind() == ColumnKind.CHARACTER || c.kind() == ColumnKind.BINARY
+        ? c.quoted()
+        : c.selectExpression();
+  }
+
   /** The chunk size: a read returns at most this many rows. */
   int limit() {
     return limit;
@@ -89,6 +126,7 @@ final class SideReader {
     int variant = (after != null ? 1 : 0) | (upTo != null ? 2 : 0);
     List<KeyedRow> out = new ArrayList<>(Math.min(limit, 65_536));
     try (PreparedStatement ps = c.prepareStatement(sql[variant])) {
+      ps.setFetchSize(FETCH_ROWS);
       int p = 1;
       if (after != null) {
         p = KeysetSql.after(table.keyColumns()).bind(ps, p, after);
@@ -107,28 +145,28 @@ final class SideReader {
   }
 
   /**
-   * The equality key: one key column's bytes as they are, several each prefixed by its length, held
-   * one char per byte.
+   * The equality key: one key column's bytes as they are (a non-character column's value is the
+   * row's own array), several each prefixed by its length in 4 bytes.
    */
-  private String equalityKey(ResultSet rs, Row row) throws SQLException {
+  private byte[] equalityKey(ResultSet rs, Row row) throws SQLException {
     if (keySource.length == 1) {
-      return latin1(part(rs, row, 0));
+      return part(rs, row, 0);
     }
-    StringBuilder key = new StringBuilder();
-    for (int i = 0; i < keySource.length; i++) {
-      byte[] b = part(rs, row, i);
-      key.append((char) (b.length >>> 16)).append((char) (b.length & 0xffff));
-      key.append(latin1(b));
+    byte[][] parts = new byte[keySource.length][];
+    int n = 0;
+    for (int i = 0; i < parts.length; i++) {
+      parts[i] = part(rs, row, i);
+      n += 4 + parts[i].length;
     }
-    return key.toString();
+    ByteBuffer key = ByteBuffer.allocate(n);
+    for (byte[] b : parts) {
+      key.putInt(b.length).put(b);
+    }
+    return key.array();
   }
 
   private byte[] part(ResultSet rs, Row row, int keyColumn) throws SQLException {
     int s = keySource[keyColumn];
     return s >= 0 ? row.value(s) : rs.getBytes(columns + 1 + (-1 - s));
-  }
-
-  private static String latin1(byte[] b) {
-    return new String(b, StandardCharsets.ISO_8859_1);
   }
 }

@@ -16,9 +16,14 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Diffs one table between the source snapshot and the snapshots of every target of the spec at
@@ -44,8 +49,15 @@ import java.util.concurrent.Future;
  *
  * Every side of a chunk thus covers the same key range as the server defines it, and rows are
  * paired by collation equality within it; no client-side comparator has to reproduce a collation.
- * While the targets are read and the chunk is compared, the next source chunk is already being read
- * (on the source's connection, which nothing else uses then).
+ *
+ * <p><b>Overlap.</b> The source is the side that holds every row, so its connection is kept busy: a
+ * {@link SourceStream} reads the source's chunks one after the other on a pool thread, each as soon
+ * as the previous one is handed over. The differ's thread takes a chunk, starts the targets' reads
+ * of its range, and while they run compares and saves the previous chunk and routes this one by
+ * keyspace id (routing is not done on the source's thread, so it does not delay the next source
+ * read). Memory is bounded: at most four source chunks (one being read, one handed over and
+ * waiting, the current one, the previous one being compared) and two chunks of each target (the
+ * current one's, the previous one's), each of at most {@code chunkRows} rows.
  *
  * <p><b>Progress</b> is saved in {@code _reshard.diff_state} on each target after every chunk, in
  * the same transaction as that target's repair if repairing, so a stopped diff resumes after the
@@ -82,12 +94,16 @@ public final class TableDiffer {
   /** A source chunk: its rows in key order, and the same rows routed to the active targets. */
   private record SourceChunk(List<KeyedRow> rows, List<List<KeyedRow>> routed) {}
 
+  /** A chunk read on every side, waiting to be compared and saved. */
+  private record ReadChunk(
+      SourceChunk src, List<List<KeyedRow>> tgt, RowKey from, RowKey bound, boolean tableDone) {}
+
   /**
    * @param spec what is compared; {@code targets} follow {@link DiffSpec#targets()}
    * @param source reads the source inside its snapshot transaction
    * @param targets one per target of the spec, in order
    * @param sourcePosition G, stored with the progress
-   * @param pool runs the reads of the targets and of the next source chunk; at least as many
+   * @param pool runs the reads of the targets and of the source's next chunks; at least as many
    *     threads as targets plus one
    */
   public TableDiffer(
@@ -123,6 +139,10 @@ public final class TableDiffer {
   public List<TableDiff> run(List<Optional<DiffStateTable.State>> stored)
       throws SQLException, InterruptedException {
     int n = targets.size();
+    SideReader.prepare(source);
+    for (Target t : targets) {
+      SideReader.prepare(t.read());
+    }
     boolean[] done = new boolean[n];
     RowKey[] after = new RowKey[n];
     for (int i = 0; i < n; i++) {
@@ -165,40 +185,126 @@ public final class TableDiffer {
   private void compareUpTo(RowKey prev, RowKey cap, boolean[] active)
       throws SQLException, InterruptedException {
     int n = reader.limit();
-    Future<SourceChunk> next = pool.submit(() -> readSource(prev, cap, active));
+    SourceStream stream = new SourceStream(prev, cap);
+    List<Future<List<KeyedRow>>> reads = null;
+    ReadChunk pending = null;
     RowKey from = prev;
     try {
       while (true) {
-        SourceChunk src = await(next);
-        next = null;
+        List<KeyedRow> rows = stream.next();
         // a full chunk that ends exactly at the cap ends the range as well
-        boolean more = src.rows().size() == n && (cap == null || !keyOf(src.rows()).equals(cap));
-        RowKey bound = more ? keyOf(src.rows()) : cap;
-        if (more) {
-          RowKey b = bound;
-          next = pool.submit(() -> readSource(b, cap, active));
+        boolean more = rows.size() == n && (cap == null || !keyOf(rows).equals(cap));
+        RowKey bound = more ? keyOf(rows) : cap;
+        reads = submitTargets(from, bound, active);
+        if (pending != null) {
+          // the previous chunk is compared and saved while this one is read on the targets
+          finishChunk(pending, active);
+          pending = null;
         }
-        List<List<KeyedRow>> tgt = readTargets(from, bound, active);
+        SourceChunk src = route(rows, active);
+        List<List<KeyedRow>> tgt = awaitTargets(reads);
+        reads = null;
         for (int full = fullTarget(tgt, bound, active);
             full >= 0;
             full = fullTarget(tgt, bound, active)) {
+          // rare: read every side again up to the full target's last key, and the source from there
           bound = keyOf(tgt.get(full));
           more = true;
-          drain(next);
-          src = readSource(from, bound, active);
-          RowKey b = bound;
-          next = pool.submit(() -> readSource(b, cap, active));
+          stream.close();
+          src = route(reader.read(source, from, bound), active);
+          stream = new SourceStream(bound, cap);
           tgt = readTargets(from, bound, active);
         }
-        finishChunk(src, tgt, active, from, bound, bound == null);
+        pending = new ReadChunk(src, tgt, from, bound, bound == null);
         if (!more) {
+          finishChunk(pending, active);
           return;
         }
         from = bound;
       }
     } finally {
-      drain(next);
+      stream.close();
+      if (reads != null) {
+        reads.forEach(TableDiffer::drain);
+      }
     }
+  }
+
+  /**
+   * Reads the source's chunks of {@code (from, cap]} one after the other on a pool thread, on the
+   * source's connection (which nothing else uses meanwhile), each as soon as the previous one is
+   * handed over: at most one chunk waits to be taken, and one is being read.
+   */
+  private final class SourceStream {
+    /** What the reading thread hands over: rows, or the failure that ended it. */
+    private final BlockingQueue<Object> handOver = new ArrayBlockingQueue<>(1);
+
+    private final Future<?> task;
+    private volatile boolean stop;
+
+    SourceStream(RowKey from, RowKey cap) {
+      task =
+          pool.submit(
+              () -> {
+                readAll(from, cap);
+                return null;
+              });
+    }
+
+    private void readAll(RowKey from, RowKey cap) throws InterruptedException {
+      RowKey after = from;
+      try {
+        while (!stop) {
+          List<KeyedRow> rows = reader.read(source, after, cap);
+          handOver.put(rows);
+          if (rows.size() < reader.limit() || (cap != null && keyOf(rows).equals(cap))) {
+            return;
+          }
+          after = keyOf(rows);
+        }
+      } catch (SQLException | RuntimeException e) {
+        handOver.put(e);
+      }
+    }
+
+    /** The next chunk's rows, in key order; only while the previous chunk was full. */
+    @SuppressWarnings("unchecked")
+    List<KeyedRow> next() throws SQLException, InterruptedException {
+      Object o = handOver.take();
+      if (o instanceof SQLException e) {
+        throw e;
+      }
+      if (o instanceof RuntimeException e) {
+        throw e;
+      }
+      return (List<KeyedRow>) o;
+    }
+
+    /** Stops reading and waits until the source's connection is free again. */
+    void close() {
+      stop = true;
+      boolean interrupted = false;
+      while (true) {
+        handOver.clear(); // unblocks a hand-over, after which the thread sees stop
+        try {
+          task.get(10, TimeUnit.MILLISECONDS);
+          break;
+        } catch (TimeoutException e) {
+          // still reading or handing over: clear again
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException | CancellationException e) {
+          break;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void finishChunk(ReadChunk c, boolean[] active) throws SQLException {
+    finishChunk(c.src(), c.tgt(), active, c.from(), c.bound(), c.tableDone());
   }
 
   private void finishChunk(
@@ -231,12 +337,8 @@ public final class TableDiffer {
     listener.chunkCompared(table.table(), ++chunk, bound);
   }
 
-  /**
-   * Reads the source's rows of {@code (from, upTo]} and routes them by keyspace id to the active
-   * targets (on a pool thread, so that the hashing overlaps the other reads).
-   */
-  private SourceChunk readSource(RowKey from, RowKey upTo, boolean[] active) throws SQLException {
-    List<KeyedRow> rows = reader.read(source, from, upTo);
+  /** Routes a source chunk's rows by keyspace id to the active targets. */
+  private SourceChunk route(List<KeyedRow> rows, boolean[] active) {
     List<List<KeyedRow>> routed = new ArrayList<>(targets.size());
     for (int i = 0; i < targets.size(); i++) {
       routed.add(new ArrayList<>(active[i] ? rows.size() / targets.size() + 16 : 0));
@@ -253,11 +355,25 @@ public final class TableDiffer {
   /** Reads every active target's rows of {@code (from, bound]} in parallel. */
   private List<List<KeyedRow>> readTargets(RowKey from, RowKey bound, boolean[] active)
       throws SQLException, InterruptedException {
+    return awaitTargets(submitTargets(from, bound, active));
+  }
+
+  /**
+   * Starts reading every active target's rows of {@code (from, bound]}, in parallel (null for an
+   * inactive target).
+   */
+  private List<Future<List<KeyedRow>>> submitTargets(RowKey from, RowKey bound, boolean[] active) {
     List<Future<List<KeyedRow>>> reads = new ArrayList<>();
     for (int i = 0; i < targets.size(); i++) {
       Connection c = targets.get(i).read();
       reads.add(active[i] ? pool.submit(() -> reader.read(c, from, bound)) : null);
     }
+    return reads;
+  }
+
+  /** The rows of {@link #submitTargets}' reads; every read has ended when this returns. */
+  private static List<List<KeyedRow>> awaitTargets(List<Future<List<KeyedRow>>> reads)
+      throws SQLException, InterruptedException {
     List<List<KeyedRow>> out = new ArrayList<>();
     try {
       for (Future<List<KeyedRow>> f : reads) {

@@ -43,7 +43,8 @@ class ChunkMatcherTest {
   /** A row keyed as the collation would: here, by the lower-cased name without accents. */
   static KeyedRow row(String name, String v) {
     String folded = name.toLowerCase().replace("é", "e");
-    return new KeyedRow(new Row(new byte[][] {bytes(name), v == null ? null : bytes(v)}), folded);
+    return new KeyedRow(
+        new Row(new byte[][] {bytes(name), v == null ? null : bytes(v)}), bytes(folded));
   }
 
   static byte[] bytes(String s) {
