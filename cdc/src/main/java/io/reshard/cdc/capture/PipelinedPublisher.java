@@ -236,12 +236,7 @@ final class PipelinedPublisher implements AutoCloseable {
             publish(b);
           }
         } catch (RuntimeException e) {
-          lock.lock();
-          try {
-            failure = e;
-          } finally {
-            lock.unlock();
-          }
+          failure = e; // waiters see it when signalled below
           kafka.abort();
         } finally {
           lock.lock();
