@@ -21,6 +21,7 @@ import io.reshard.switcher.WorkflowEngine;
 import io.reshard.switcher.WorkflowRunner;
 import io.reshard.switcher.WorkflowSpec;
 import io.reshard.switcher.WorkflowState;
+import io.reshard.switcher.WorkflowStatus;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
 import java.sql.Connection;
@@ -147,6 +148,30 @@ class SwitchRefusalsIT {
       awaitCaughtUp(runner); // the diff paused the appliers; the lag limit here is only 500 ms
       assertEquals(WorkflowState.WRITES_SWITCHED, runner.switchWrites(false).state());
       assertEquals(version + 1, publisher.newest().orElseThrow().version());
+
+      // a capture that stops for good (a row larger than its topic accepts, on a target that now
+      // takes the writes) shows as an error of the reverse stream reading it, although that
+      // applier is caught up with everything that was published
+      cluster.execute(
+          cluster.spares().get(0),
+          "CREATE TABLE big (id BIGINT PRIMARY KEY, b LONGTEXT) ENGINE=InnoDB",
+          "INSERT INTO big VALUES (1, REPEAT('x', 2000000))");
+      long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      WorkflowStatus.Stream stopped = null;
+      while (stopped == null) {
+        assertTrue(System.nanoTime() < until, "no stream shows the stopped capture");
+        Thread.sleep(200);
+        stopped =
+            runner.status().streams().stream()
+                .filter(st -> "ERROR".equals(st.state()))
+                .findFirst()
+                .orElse(null);
+      }
+      assertEquals("reverse", stopped.direction());
+      assertTrue(
+          stopped.lastError().contains("the capture of shard c0-e0 has stopped"),
+          stopped.lastError());
+      assertTrue(stopped.lastError().contains("max.message.bytes"), stopped.lastError());
     } finally {
       cluster.execute(source, "SET GLOBAL read_only = OFF");
     }

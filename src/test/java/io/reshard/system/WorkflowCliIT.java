@@ -229,6 +229,10 @@ class WorkflowCliIT {
         Run noDiff = cli("workflow", "switch-traffic", "split", "--writes");
         assertEquals(3, noDiff.exit(), noDiff.err());
         assertTrue(noDiff.err().contains("no diff has run"), noDiff.err());
+        Run nothingToResume = cli("workflow", "resume", "split");
+        assertEquals(3, nothingToResume.exit(), nothingToResume.err());
+        assertTrue(
+            nothingToResume.err().contains("no stream is stopped in error"), nothingToResume.err());
 
         assertClean(diff("split"));
 

@@ -152,8 +152,10 @@ public final class ApplyEngine implements AutoCloseable {
   }
 
   /**
-   * Continues after a stream stopped on a DDL or truncate: the statement's record is passed over
-   * (the operator has applied the same change to the target, or decided to skip it).
+   * Continues after a stream stopped in error. A stream stopped on a DDL or truncate passes over
+   * that statement's record (the operator has applied the same change to the target, or decided to
+   * skip it); a stream stopped because the target refused a row retries that row (the operator has
+   * fixed the target), so nothing is lost.
    */
   public void resumeAfterError() {
     loop.resumeAfterError();

@@ -405,6 +405,14 @@ class ApplyEngineIT {
           0,
           count(left, "SELECT COUNT(*) FROM checked WHERE id >= " + k[1]),
           "nothing from the refused row on");
+      // the operator fixes the target and resumes: the refused row is applied, not passed over
+      exec(left, "ALTER TABLE checked DROP CONSTRAINT small");
+      l.resumeAfterError();
+      GtidPosition g = position(source);
+      assertTrue(l.awaitApplied(topic, g, Duration.ofSeconds(60)), "left: " + l.lastError());
+      assertEquals(
+          List.of(k[0] + "|1", k[1] + "|500", k[2] + "|2"),
+          rows(left, "SELECT id, v FROM checked ORDER BY id"));
     }
   }
 

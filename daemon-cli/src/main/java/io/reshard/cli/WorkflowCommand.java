@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
       WorkflowCommand.SwitchTraffic.class,
       WorkflowCommand.ReverseTraffic.class,
       WorkflowCommand.Complete.class,
-      WorkflowCommand.Cancel.class
+      WorkflowCommand.Cancel.class,
+      WorkflowCommand.Resume.class
     })
 final class WorkflowCommand {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -542,6 +543,24 @@ final class WorkflowCommand {
     @Override
     public Integer call() throws Exception {
       return perform(name, "cancel", Map.of());
+    }
+  }
+
+  /** {@code workflow resume}. */
+  @Command(
+      name = "resume",
+      mixinStandardHelpOptions = true,
+      description =
+          "Resume the streams stopped in error (see workflow status): one stopped on a DDL passes"
+              + " over it once you have applied it to the targets; one stopped on a row its target"
+              + " refused tries the row again once you have fixed the target.")
+  static final class Resume extends Base {
+    @Parameters(index = "0", description = "The workflow's name.")
+    String name;
+
+    @Override
+    public Integer call() throws Exception {
+      return perform(name, "resume", Map.of());
     }
   }
 

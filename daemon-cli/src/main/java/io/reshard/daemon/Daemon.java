@@ -11,6 +11,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -64,7 +65,11 @@ public final class Daemon {
               cs.shard().keyspace(),
               cs.shard().shard(),
               cs::committedPosition,
-              cs::restartIfFailed);
+              cs::restartIfFailed,
+              () ->
+                  "FAILED".equals(cs.state())
+                      ? Optional.of(String.valueOf(cs.detail()))
+                      : Optional.empty());
         }
       }
       workflows = new WorkflowService(config, b.servers, store, shared, registry);

@@ -63,7 +63,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
           "switch-writes",
           "reverse-traffic",
           "complete",
-          "cancel");
+          "cancel",
+          "resume");
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -372,6 +373,18 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
         yield new Result(Outcome.DONE, "workflow " + name + ": reads served by the targets");
       }
       case "switch-writes" -> switchWrites(r, p);
+      case "resume" -> {
+        List<String> resumed = r.resumeStreams();
+        yield resumed.isEmpty()
+            ? new Result(Outcome.REFUSED, "workflow " + name + ": no stream is stopped in error")
+            : new Result(
+                Outcome.DONE,
+                "workflow "
+                    + name
+                    + ": streams into "
+                    + resumed
+                    + " resumed (a DDL is passed over, a refused row is tried again)");
+      }
       case "reverse-traffic" -> {
         r.reverseTraffic();
         yield new Result(

@@ -24,6 +24,7 @@ public final class CaptureRegistry implements AutoCloseable {
   private final Map<String, Supplier<Optional<CapturePosition>>> external = new HashMap<>();
   private final Map<String, CaptureEngine> owned = new HashMap<>();
   private final Map<String, Runnable> wakers = new HashMap<>();
+  private final Map<String, Supplier<Optional<String>>> failures = new HashMap<>();
 
   /**
    * Registers a capture run elsewhere in this process.
@@ -45,8 +46,47 @@ public final class CaptureRegistry implements AutoCloseable {
       String shard,
       Supplier<Optional<CapturePosition>> committed,
       Runnable beforeWait) {
+    external(keyspace, shard, committed, beforeWait, Optional::empty);
+  }
+
+  /**
+   * Registers a capture run elsewhere in this process, with what {@link #ensure} calls before it
+   * waits for it, and how to tell that it has stopped for good ({@link #failure}).
+   *
+   * @param failure the message of the error that stopped the capture for good, or empty while it
+   *     runs or retries; read anew on every call
+   */
+  public synchronized void external(
+      String keyspace,
+      String shard,
+      Supplier<Optional<CapturePosition>> committed,
+      Runnable beforeWait,
+      Supplier<Optional<String>> failure) {
     external.put(key(keyspace, shard), committed);
     wakers.put(key(keyspace, shard), beforeWait);
+    failures.put(key(keyspace, shard), failure);
+  }
+
+  /**
+   * Why the capture of {@code keyspace/shard} stopped for good (a change it cannot publish, say),
+   * or empty while it runs, retries, or is not known here. Nothing of that shard reaches its topic
+   * meanwhile, so its streams' lag (measured against what was published) cannot show it.
+   */
+  public Optional<String> failure(String keyspace, String shard) {
+    String k = key(keyspace, shard);
+    Supplier<Optional<String>> f;
+    CaptureEngine e;
+    synchronized (this) {
+      f = failures.get(k);
+      e = owned.get(k);
+    }
+    if (f != null) {
+      return f.get();
+    }
+    if (e != null && e.state() == CaptureEngine.State.FAILED) {
+      return Optional.of(e.failure().map(Throwable::getMessage).orElse("capture failed"));
+    }
+    return Optional.empty();
   }
 
   /**

@@ -233,9 +233,28 @@ final class Streams implements AutoCloseable {
     appliers.clear();
   }
 
-  /** Every applier problem: a stream in error, and the largest lag. */
+  /**
+   * Why nothing more reaches the streams reading {@code from}: the first of those shards whose
+   * capture stopped for good, with its error; empty while every capture runs or retries.
+   */
+  Optional<String> captureFailure(List<ShardServer> from) {
+    for (ShardServer s : from) {
+      Optional<String> f = captures.failure(spec.keyspace(), s.shard());
+      if (f.isPresent()) {
+        return Optional.of(
+            "the capture of shard "
+                + s.shard()
+                + " has stopped, so nothing after it reaches the stream: "
+                + f.get());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Every applier problem: a source capture that stopped, a stream in error, the largest lag. */
   List<String> problems(Duration maxLag) {
     List<String> problems = new ArrayList<>();
+    captureFailure(spec.sources()).ifPresent(problems::add);
     for (Map.Entry<String, ApplyEngine> e : forward.entrySet()) {
       ApplyEngine a = e.getValue();
       if (a.state() == StreamsTable.State.ERROR) {

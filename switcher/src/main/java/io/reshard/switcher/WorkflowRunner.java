@@ -2,6 +2,7 @@ package io.reshard.switcher;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.reshard.cdc.GtidPosition;
+import io.reshard.cdc.apply.StreamsTable;
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopyProgress;
@@ -425,14 +426,17 @@ public final class WorkflowRunner implements AutoCloseable {
       String direction, List<ShardServer> from, String into, io.reshard.cdc.ApplyEngine a) {
     Map<String, String> positions = new LinkedHashMap<>();
     a.appliedPositions().forEach((topic, p) -> positions.put(topic, p.toString()));
+    String state = a.state().name();
+    String error = a.lastError().orElse(null);
+    Optional<String> captureFailure = streams.captureFailure(from);
+    if (error == null && captureFailure.isPresent()) {
+      // the applier itself is fine, but nothing more reaches it: report the stream as stopped by
+      // its capture, or it would look caught up (its lag counts only what was published)
+      state = StreamsTable.State.ERROR.name();
+      error = captureFailure.get();
+    }
     return new WorkflowStatus.Stream(
-        direction,
-        MapChanges.names(from),
-        into,
-        a.state().name(),
-        positions,
-        a.lagMillis(),
-        a.lastError().orElse(null));
+        direction, MapChanges.names(from), into, state, positions, a.lagMillis(), error);
   }
 
   /**
@@ -452,6 +456,29 @@ public final class WorkflowRunner implements AutoCloseable {
    */
   public int restartDeadStreams() {
     return streams.restartDead();
+  }
+
+  /**
+   * Resumes every stream stopped in error whose applier still runs: one stopped on a DDL or
+   * truncate passes over that statement (the operator applied it to the targets), one stopped on a
+   * row its target refused retries the row (the operator fixed the target). See {@link
+   * io.reshard.cdc.ApplyEngine#resumeAfterError}.
+   *
+   * @return the shards whose streams were resumed (empty if none was in error)
+   */
+  public List<String> resumeStreams() {
+    List<String> resumed = new ArrayList<>();
+    for (Map<String, io.reshard.cdc.ApplyEngine> side :
+        List.of(streams.forward(), streams.reverse())) {
+      side.forEach(
+          (shard, a) -> {
+            if (a.state() == StreamsTable.State.ERROR && a.isRunning()) {
+              a.resumeAfterError();
+              resumed.add(shard);
+            }
+          });
+    }
+    return resumed;
   }
 
   /** The largest apply lag of the forward streams, in ms. */

@@ -60,6 +60,8 @@ public final class ApplyLoop implements Runnable {
   /** Kafka timestamp of the oldest record not yet committed to the target, for the lag. */
   private volatile long oldestUnappliedMillis;
 
+  private final long startedMillis = System.currentTimeMillis();
+
   private boolean oldestKnown;
   private boolean skipErrorRecord;
   private Topic errorTopic;
@@ -645,10 +647,16 @@ public final class ApplyLoop implements Runnable {
   /**
    * 0 when the last poll found nothing beyond what is applied; else now minus the Kafka timestamp
    * (capture's publish time) of the oldest record not yet committed to the target, or of the newest
-   * applied record when the next one is not read yet (an upper bound). Milliseconds.
+   * applied record when the next one is not read yet (an upper bound), or of this applier's start
+   * before it has seen a record. Milliseconds.
    */
   public long lagMillis() {
-    return caughtUp ? 0 : Math.max(0, System.currentTimeMillis() - oldestUnappliedMillis);
+    if (caughtUp) {
+      return 0;
+    }
+    // before the first record is seen its time is unknown: count from this applier's start
+    long oldest = oldestUnappliedMillis > 0 ? oldestUnappliedMillis : startedMillis;
+    return Math.max(0, System.currentTimeMillis() - oldest);
   }
 
   /** Row changes written to the target (in range) so far, committed or in the open transaction. */
