@@ -91,15 +91,33 @@ final class AdminClient {
       HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
       JsonNode body = r.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(r.body());
       return new Answer(r.statusCode(), body);
-    } catch (IOException e) {
+    } catch (java.net.http.HttpTimeoutException e) {
+      if (e instanceof java.net.http.HttpConnectTimeoutException) {
+        throw notAnswering(e);
+      }
+      // connected, but no answer in time: a daemon that waits for Kafka answers this way
       throw new CommandFailure(
           ExitCodes.RETRY_LATER,
-          "the daemon's admin endpoint "
+          "the daemon at "
               + base
-              + " does not answer ("
-              + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
-              + "); is the daemon running?");
+              + " took too long to answer ("
+              + e.getMessage()
+              + "); it may be waiting for Kafka: check "
+              + base
+              + "/health and the daemon's log, then retry");
+    } catch (IOException e) {
+      throw notAnswering(e);
     }
+  }
+
+  private CommandFailure notAnswering(IOException e) {
+    return new CommandFailure(
+        ExitCodes.RETRY_LATER,
+        "the daemon's admin endpoint "
+            + base
+            + " does not answer ("
+            + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+            + "); is the daemon running?");
   }
 
   private static String enc(String s) {

@@ -177,6 +177,12 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
         try {
           resume(w);
         } catch (Exception e) {
+          if (stopping(e)) {
+            // the daemon is stopping: not a failure of the workflow, so nothing is recorded on it
+            LOG.info("taking up workflow {} stopped: the daemon is stopping", w.name());
+            Thread.currentThread().interrupt();
+            return;
+          }
           LOG.error("workflow {} could not be taken up: {}", w.name(), e.toString(), e);
           failed.add(w.name() + ": " + e.getMessage());
           engine.update(w.withError("not taken up after a restart: " + e, Instant.now()));
@@ -214,6 +220,19 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
         }
       }
     }
+  }
+
+  /** True if {@code e} ended a take-up because the daemon is stopping (its thread interrupted). */
+  private boolean stopping(Exception e) {
+    if ("STOPPING".equals(state)) {
+      return true;
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof InterruptedException) {
+        return true;
+      }
+    }
+    return Thread.currentThread().isInterrupted();
   }
 
   private void resume(Workflow w) throws Exception {
