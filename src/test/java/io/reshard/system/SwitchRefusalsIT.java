@@ -172,6 +172,15 @@ class SwitchRefusalsIT {
           stopped.lastError().contains("the capture of shard c0-e0 has stopped"),
           stopped.lastError());
       assertTrue(stopped.lastError().contains("max.message.bytes"), stopped.lastError());
+      // reversing would fence the targets and then wait for a capture that publishes nothing:
+      // refused, and nothing changed
+      SwitchRefusedException noReverse =
+          assertThrows(SwitchRefusedException.class, runner::reverseTraffic);
+      assertTrue(
+          noReverse.getMessage().contains("the capture of shard c0-e0 has stopped"),
+          noReverse.getMessage());
+      assertEquals(WorkflowState.WRITES_SWITCHED, runner.workflow().state());
+      assertEquals(version + 1, publisher.newest().orElseThrow().version());
     } finally {
       cluster.execute(source, "SET GLOBAL read_only = OFF");
     }

@@ -172,6 +172,13 @@ public final class WorkflowRunner implements AutoCloseable {
    * clean.
    */
   public List<DiffReport> diff() throws Exception {
+    // the diff runs the appliers to the source's position, which a stopped capture never publishes
+    streams
+        .captureFailure(spec.sources())
+        .ifPresent(
+            f -> {
+              throw new SwitchRefusedException("workflow " + spec.name() + ": diff refused: " + f);
+            });
     ShardServer source = spec.sources().get(0);
     List<CopyTarget> targets = new ArrayList<>();
     List<StreamControl> controls = new ArrayList<>();
