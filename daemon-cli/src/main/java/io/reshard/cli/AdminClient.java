@@ -6,8 +6,10 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -91,8 +93,8 @@ final class AdminClient {
       HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
       JsonNode body = r.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(r.body());
       return new Answer(r.statusCode(), body);
-    } catch (java.net.http.HttpTimeoutException e) {
-      if (e instanceof java.net.http.HttpConnectTimeoutException) {
+    } catch (HttpTimeoutException e) {
+      if (e instanceof HttpConnectTimeoutException) {
         throw notAnswering(e);
       }
       // connected, but no answer in time: a daemon that waits for Kafka answers this way

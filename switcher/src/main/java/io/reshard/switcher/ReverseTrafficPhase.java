@@ -44,13 +44,7 @@ final class ReverseTrafficPhase {
   Workflow run(Workflow w) throws Exception {
     // the catch-up reads the targets' captures: if one has stopped for good, the targets would be
     // fenced for nothing and the catch-up would time out; refuse while nothing has changed
-    streams
-        .captureFailure(spec.targets())
-        .ifPresent(
-            f -> {
-              throw new SwitchRefusedException(
-                  "workflow " + spec.name() + ": reverse traffic refused: " + f);
-            });
+    streams.refuseIfCaptureStopped(spec.targets(), "reverse traffic");
     steps.begin();
     // the sources' capture runs since before the forward switch; this only checks it
     for (ShardServer s : spec.sources()) {

@@ -251,6 +251,20 @@ final class Streams implements AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * Refuses {@code step} while a capture of {@code from} has stopped for good: the step would wait
+   * for positions that capture never publishes.
+   *
+   * @throws SwitchRefusedException naming the capture and its error; nothing has changed
+   */
+  void refuseIfCaptureStopped(List<ShardServer> from, String step) {
+    Optional<String> f = captureFailure(from);
+    if (f.isPresent()) {
+      throw new SwitchRefusedException(
+          "workflow " + spec.name() + ": " + step + " refused: " + f.get());
+    }
+  }
+
   /** Every applier problem: a source capture that stopped, a stream in error, the largest lag. */
   List<String> problems(Duration maxLag) {
     List<String> problems = new ArrayList<>();

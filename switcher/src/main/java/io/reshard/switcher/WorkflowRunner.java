@@ -173,12 +173,7 @@ public final class WorkflowRunner implements AutoCloseable {
    */
   public List<DiffReport> diff() throws Exception {
     // the diff runs the appliers to the source's position, which a stopped capture never publishes
-    streams
-        .captureFailure(spec.sources())
-        .ifPresent(
-            f -> {
-              throw new SwitchRefusedException("workflow " + spec.name() + ": diff refused: " + f);
-            });
+    streams.refuseIfCaptureStopped(spec.sources(), "diff");
     ShardServer source = spec.sources().get(0);
     List<CopyTarget> targets = new ArrayList<>();
     List<StreamControl> controls = new ArrayList<>();

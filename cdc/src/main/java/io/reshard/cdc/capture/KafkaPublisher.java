@@ -123,12 +123,10 @@ final class KafkaPublisher implements AutoCloseable {
   }
 
   /**
-   * Sends one record into the open Kafka transaction, beginning one if needed.
-   *
-   * @throws UnsupportedChangeException if the record is larger than the topic accepts
+   * Sends one record into the open Kafka transaction, beginning one if needed. Its size was checked
+   * with {@link #checkSize} before it was queued.
    */
   void send(OutRecord r) {
-    checkSize(r);
     begin();
     ProducerRecord<byte[], byte[]> record =
         new ProducerRecord<>(changeTopic, 0, r.key(), r.value());

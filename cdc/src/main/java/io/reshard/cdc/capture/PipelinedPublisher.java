@@ -196,13 +196,7 @@ final class PipelinedPublisher implements AutoCloseable {
   public void close() {
     records = new ArrayList<>();
     open = false;
-    lock.lock();
-    try {
-      closing = true;
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    signalAfter(() -> closing = true);
     boolean interrupted = false;
     try {
       thread.join(TimeUnit.SECONDS.toMillis(CLOSE_WAIT_SECONDS));
@@ -239,19 +233,24 @@ final class PipelinedPublisher implements AutoCloseable {
           failure = e; // waiters see it when signalled below
           kafka.abort();
         } finally {
-          lock.lock();
-          try {
-            publishing = false;
-            changed.signalAll();
-          } finally {
-            lock.unlock();
-          }
+          signalAfter(() -> publishing = false);
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
       kafka.close();
+    }
+  }
+
+  /** Makes {@code change} under the lock and wakes every waiter. */
+  private void signalAfter(Runnable change) {
+    lock.lock();
+    try {
+      change.run();
+      changed.signalAll();
+    } finally {
+      lock.unlock();
     }
   }
 
