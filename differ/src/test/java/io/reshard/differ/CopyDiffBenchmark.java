@@ -55,7 +55,9 @@ import java.util.Random;
  * <p>The ratios printed: copy / dump rate, diff / scan rate (the scan's rate counts source rows, as
  * the diff's does) and diff / pt-table-sync rate (rows per side). Then the CPU seconds of each
  * server, of this JVM and of its ended child processes over each measured run ({@link CpuMeter}).
- * {@code -Dbench.quick=true} leaves out the per-target diff and the other chunk sizes.
+ * {@code -Dbench.quick=true} leaves out the per-target diff and the other chunk sizes; {@code
+ * -Dbench.pairs=N} runs the diff and pt-table-sync N times, one after the other, and prints each
+ * pair's ratio and the lowest, median and highest (the machine's load changes from run to run).
  *
  * <p>Run from the repository root (one command line):
  *
@@ -166,8 +168,9 @@ public final class CopyDiffBenchmark {
                 DiffListener.NONE)
             .runAll();
     double diffS = seconds(t0);
+    String diffCpu = cpu.since(c0, diffS);
     cpuLines.add("diff of both targets at once");
-    cpuLines.add(cpu.since(c0, diffS));
+    cpuLines.add(diffCpu);
     long compared = 0;
     for (DiffReport r : reports) {
       compared += r.table("messages").compared();
@@ -201,10 +204,39 @@ public final class CopyDiffBenchmark {
     t0 = System.nanoTime();
     String pt = PtTableSync.run(src, left, DB, "bench_dump", "messages");
     double ptS = seconds(t0);
+    String ptCpu = cpu.since(c0, ptS);
     cpuLines.add("pt-table-sync --print");
-    cpuLines.add(cpu.since(c0, ptS));
+    cpuLines.add(ptCpu);
     if (pt != null) {
       diffs.checkNamedBy(pt);
+    }
+
+    // -Dbench.pairs=N: N - 1 more runs of the diff and pt-table-sync, one after the other
+    List<String> pairLines = new ArrayList<>();
+    List<Double> ratios = new ArrayList<>();
+    if (pt != null) {
+      ratios.add(ptS / diffS);
+      pairLines.add(pairLine(1, diffS, ptS, diffCpu, ptCpu));
+    }
+    for (int pair = 2; pt != null && pair <= Integer.getInteger("bench.pairs", 1); pair++) {
+      c0 = cpu.now();
+      t0 = System.nanoTime();
+      diffs.checkNamed(
+          new Differ(
+                  new DiffSpec(
+                      "bench", DB, endpoint(src), copy.targets(), List.of("messages"), vschema),
+                  DifferConfig.defaults(),
+                  List.of(StreamControl.none(), StreamControl.none()),
+                  DiffListener.NONE)
+              .runAll());
+      double d = seconds(t0);
+      String dCpu = cpu.since(c0, d);
+      c0 = cpu.now();
+      t0 = System.nanoTime();
+      diffs.checkNamedBy(PtTableSync.run(src, left, DB, "bench_dump", "messages"));
+      double q = seconds(t0);
+      ratios.add(q / d);
+      pairLines.add(pairLine(pair, d, q, dCpu, cpu.since(c0, q)));
     }
 
     System.out.printf(
@@ -253,6 +285,21 @@ public final class CopyDiffBenchmark {
         "%nCPU seconds per process over each run (/proc/PID/stat; children: pt-table-sync,"
             + " mariadb-dump and mariadb, counted when they end):%n");
     cpuLines.forEach(System.out::println);
+    if (ratios.size() > 1) {
+      System.out.printf(
+          "%nthe diff and pt-table-sync run one after the other, %d times:%n", ratios.size());
+      pairLines.forEach(System.out::println);
+      List<Double> sorted = ratios.stream().sorted().toList();
+      System.out.printf(
+          "diff / pt-table-sync rate: lowest %.2f, median %.2f, highest %.2f%n",
+          sorted.get(0), sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1));
+    }
+  }
+
+  private static String pairLine(int pair, double diffS, double ptS, String diffCpu, String ptCpu) {
+    return String.format(
+        "  %d: diff %.2f s, pt-table-sync %.2f s, ratio %.2f%n    diff %s%n    pt-table-sync %s",
+        pair, diffS, ptS, ptS / diffS, diffCpu.strip(), ptCpu.strip());
   }
 
   private static void load(ClusterDescriptor.Server s, int rows) throws Exception {

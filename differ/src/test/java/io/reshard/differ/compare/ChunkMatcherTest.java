@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.reshard.copier.rows.ColumnDef;
 import io.reshard.copier.rows.ColumnKind;
-import io.reshard.copier.rows.Row;
 import io.reshard.copier.rows.TableSchema;
 import io.reshard.differ.DiffSample;
 import io.reshard.differ.TableDiff;
@@ -43,8 +42,7 @@ class ChunkMatcherTest {
   /** A row keyed as the collation would: here, by the lower-cased name without accents. */
   static KeyedRow row(String name, String v) {
     String folded = name.toLowerCase().replace("é", "e");
-    return new KeyedRow(
-        new Row(new byte[][] {bytes(name), v == null ? null : bytes(v)}), bytes(folded));
+    return KeyedRow.of(new byte[][] {bytes(name), v == null ? null : bytes(v)}, bytes(folded));
   }
 
   static byte[] bytes(String s) {
@@ -54,12 +52,14 @@ class ChunkMatcherTest {
   @Test
   void rowsArePairedByCollationAndComparedByBytes() {
     Tally tally = new Tally("t", 10, null);
-    ChunkMatcher.Fixes fixes =
+    ChunkMatcher.Outcome outcome =
         ChunkMatcher.match(
             T,
             List.of(row("a", "1"), row("café", "2"), row("x", "3"), row("n", null)),
             List.of(row("a", "1"), row("CAFE", "2"), row("y", "9"), row("n", "")),
-            tally);
+            10);
+    tally.add(outcome);
+    ChunkMatcher.Fixes fixes = outcome.fixes();
     TableDiff d = tally.snapshot();
     assertEquals(5, d.compared());
     assertEquals(1, d.matching());
@@ -82,7 +82,7 @@ class ChunkMatcherTest {
   @Test
   void samplesStopAtTheLimitButCountsGoOn() {
     Tally tally = new Tally("t", 1, null);
-    ChunkMatcher.match(T, List.of(row("a", "1"), row("b", "1")), List.of(), tally);
+    tally.add(ChunkMatcher.match(T, List.of(row("a", "1"), row("b", "1")), List.of(), 1));
     assertEquals(2, tally.snapshot().extraSource());
     assertEquals(1, tally.snapshot().samples().size());
   }
@@ -90,7 +90,7 @@ class ChunkMatcherTest {
   @Test
   void aResumedTallyContinuesFromStoredCounts() {
     Tally tally = new Tally("t", 5, new TableDiff("t", 10, 8, 1, 1, 0, 0, List.of()));
-    ChunkMatcher.match(T, List.of(row("a", "1")), List.of(row("a", "1")), tally);
+    tally.add(ChunkMatcher.match(T, List.of(row("a", "1")), List.of(row("a", "1")), 5));
     assertEquals(11, tally.snapshot().compared());
     assertEquals(9, tally.snapshot().matching());
   }
