@@ -17,6 +17,9 @@ public interface StreamControl {
 
   /**
    * Stops the target's applier after the transaction it is applying; returns once it has stopped.
+   *
+   * @throws io.reshard.router.ReshardException if it does not stop in time, or (as {@link #runTo})
+   *     if the implementation knows that nothing more reaches the applier
    */
   void stop() throws InterruptedException;
 
@@ -27,6 +30,9 @@ public interface StreamControl {
    * @param sourceGtidPosition G, the source snapshot's position, e.g. {@code 4-4-1200}
    * @param timeout how long to wait at most
    * @throws io.reshard.router.RetriableReshardException if the applier does not reach it in time
+   * @throws io.reshard.router.ReshardException (not retriable) as soon as the implementation knows
+   *     that the applier cannot reach it: e.g. the source's capture stopped for good, so nothing
+   *     after it reaches the stream; the differ then resumes the appliers as after any failure
    */
   void runTo(String sourceGtidPosition, Duration timeout) throws InterruptedException;
 

@@ -4,6 +4,7 @@ import io.reshard.cdc.ApplyEngine;
 import io.reshard.cdc.CaptureEngine;
 import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.GtidPosition;
+import io.reshard.cdc.apply.StreamsTable;
 import io.reshard.copier.StreamCoverage;
 import io.reshard.copier.StreamCoverageTimeoutException;
 import io.reshard.differ.StreamControl;
@@ -52,18 +53,53 @@ public final class StreamSeams {
     };
   }
 
+  /** How long one wait on an applier lasts before the capture is checked again. */
+  static final Duration CAPTURE_CHECK = Duration.ofMillis(200);
+
+  /**
+   * {@link #control(ApplyEngine, String, Duration, Supplier)} for a capture that is not watched:
+   * the waits end only when the applier gets there, is in error, or time runs out.
+   */
+  public static StreamControl control(ApplyEngine applier, String topic, Duration stopTimeout) {
+    return control(applier, topic, stopTimeout, Optional::empty);
+  }
+
   /**
    * Control of the applier of one source topic: {@code stop} pauses it at the position it has
    * committed, {@code runTo(G)} lets it apply exactly up to G and pause again, {@code resume} lets
    * it run on.
+   *
+   * <p>While {@code stop} and {@code runTo} wait, {@code captureStopped} is read every 200 ms; once
+   * it names a stopped capture the wait ends at once with a {@link SwitchRefusedException} carrying
+   * that message, instead of at the end of its timeout. That is a refusal, not a {@link
+   * RetriableReshardException}: a capture stopped for good does not start again by itself, so
+   * running the diff again before an operator has fixed it (the capture's message names what to
+   * change) and started it again would only fail the same way; the daemon answers a refusal with
+   * {@code REFUSED} (HTTP 409, CLI exit 3), a retriable error with {@code RETRY_LATER} (503, exit
+   * 6), which tells a caller to simply try again. The wait ends even if the capture had published G
+   * before it stopped: its streams cannot go on, so nothing after the diff can either. The caller
+   * resumes the applier as after any other failure ({@link StreamControl}: resume comes also after
+   * a failure).
+   *
+   * @param applier the target's applier, reading {@code topic}
+   * @param topic the source's change topic
+   * @param stopTimeout how long {@code stop} waits at most for the applier to pause
+   * @param captureStopped why nothing more reaches {@code topic} (a capture of the source stopped
+   *     for good, its message), or empty while it runs or retries; called from the differ's
+   *     threads, so it must be thread-safe, and quick
+   * @return a control for one diff's thread at a time
    */
-  public static StreamControl control(ApplyEngine applier, String topic, Duration stopTimeout) {
+  public static StreamControl control(
+      ApplyEngine applier,
+      String topic,
+      Duration stopTimeout,
+      Supplier<Optional<String>> captureStopped) {
     return new StreamControl() {
       @Override
-      public void stop() {
+      public void stop() throws InterruptedException {
         GtidPosition here = applier.appliedPositions().get(topic);
         applier.stopAt(topic, here);
-        if (!applier.awaitStopped(topic, here, stopTimeout)) {
+        if (!awaitStopped(applier, topic, here, stopTimeout, captureStopped)) {
           throw new RetriableReshardException(
               "the applier of "
                   + topic
@@ -75,10 +111,10 @@ public final class StreamSeams {
       }
 
       @Override
-      public void runTo(String sourceGtidPosition, Duration timeout) {
+      public void runTo(String sourceGtidPosition, Duration timeout) throws InterruptedException {
         GtidPosition g = GtidPosition.parse(sourceGtidPosition);
         applier.runTo(topic, g);
-        if (!applier.awaitStopped(topic, g, timeout)) {
+        if (!awaitStopped(applier, topic, g, timeout, captureStopped)) {
           throw new RetriableReshardException(
               "the applier of "
                   + topic
@@ -97,5 +133,56 @@ public final class StreamSeams {
         applier.resume();
       }
     };
+  }
+
+  /**
+   * Waits until the applier of {@code topic} has stopped at its stop point with {@code position}
+   * applied, in waits of {@link #CAPTURE_CHECK}, reading {@code captureStopped} after each.
+   *
+   * @return true once it has; false on timeout or once the applier is in error
+   * @throws SwitchRefusedException once {@code captureStopped} names a stopped capture
+   * @throws InterruptedException if this thread is interrupted
+   */
+  static boolean awaitStopped(
+      ApplyEngine applier,
+      String topic,
+      GtidPosition position,
+      Duration timeout,
+      Supplier<Optional<String>> captureStopped)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Duration slice = Duration.ofNanos(Math.min(CAPTURE_CHECK.toNanos(), left(deadline)));
+      if (applier.awaitStopped(topic, position, slice)) {
+        return true;
+      }
+      if (Thread.interrupted()) {
+        throw new InterruptedException("interrupted waiting for the applier of " + topic);
+      }
+      endIfCaptureStopped(captureStopped, topic, position);
+      if (left(deadline) <= 0 || applier.state() == StreamsTable.State.ERROR) {
+        return false;
+      }
+    }
+  }
+
+  private static long left(long deadline) {
+    return Math.max(0, deadline - System.nanoTime());
+  }
+
+  private static void endIfCaptureStopped(
+      Supplier<Optional<String>> captureStopped, String topic, GtidPosition position) {
+    Optional<String> why = captureStopped.get();
+    if (why.isPresent()) {
+      throw new SwitchRefusedException(
+          "the diff stopped waiting for the applier of "
+              + topic
+              + " to pause at "
+              + position
+              + ": "
+              + why.get()
+              + ". The appliers run on; once that capture runs again (do what its message says,"
+              + " then start it again), run the diff again");
+    }
   }
 }

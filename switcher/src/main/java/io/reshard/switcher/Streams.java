@@ -235,7 +235,8 @@ final class Streams implements AutoCloseable {
 
   /**
    * Why nothing more reaches the streams reading {@code from}: the first of those shards whose
-   * capture stopped for good, with its error; empty while every capture runs or retries.
+   * capture stopped for good, with its error; empty while every capture runs or retries. Safe from
+   * any thread (it reads only the thread-safe {@link CaptureRegistry}): the diff's waits call it.
    */
   Optional<String> captureFailure(List<ShardServer> from) {
     for (ShardServer s : from) {

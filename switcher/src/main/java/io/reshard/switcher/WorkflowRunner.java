@@ -170,6 +170,10 @@ public final class WorkflowRunner implements AutoCloseable {
   /**
    * A diff of every target against the source at one consistent position; records whether it was
    * clean.
+   *
+   * @throws SwitchRefusedException if the source's capture has stopped for good, before the diff
+   *     starts or while it waits for the appliers to reach the source's position (then at once, not
+   *     at the end of the wait's timeout); the appliers run on as before
    */
   public List<DiffReport> diff() throws Exception {
     // the diff runs the appliers to the source's position, which a stopped capture never publishes
@@ -183,7 +187,8 @@ public final class WorkflowRunner implements AutoCloseable {
           StreamSeams.control(
               streams.forward().get(t.shard()),
               streams.topic(source.shard()),
-              Duration.ofSeconds(60)));
+              Duration.ofSeconds(60),
+              () -> streams.captureFailure(spec.sources())));
     }
     diffChunks.set(0);
     // one diff for every target: the source is read once, its rows routed by keyspace id
