@@ -9,7 +9,6 @@ import io.reshard.router.VSchemaTable;
 import io.reshard.router.Vindex;
 import io.reshard.router.VindexDefinition;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Places a row: the keyspace id of its primary-vindex column, computed by the table's primary
@@ -87,54 +86,33 @@ public final class ShardingKey {
    */
   public KeyspaceId keyspaceId(Row row) {
     byte[] v = row.value(index);
-    return v == null ? keyspaceId(null, 0, -1) : keyspaceId(v, 0, v.length);
-  }
-
-  /**
-   * The keyspace id of a sharding-column value held in {@code buf[from, from + length)}, or of NULL
-   * if {@code length} is negative. The bytes are not kept.
-   *
-   * @throws UnmappableValueException naming the value if it is NULL or the vindex cannot map it
-   */
-  public KeyspaceId keyspaceId(byte[] buf, int from, int length) {
-    if (length < 0) {
+    if (v == null) {
       return vindex.keyspaceId(null);
     }
-    if (integer) {
-      return vindex.keyspaceId(integerValue(buf, from, length));
-    }
-    boolean whole = from == 0 && length == buf.length;
-    return vindex.keyspaceId(whole ? buf : Arrays.copyOfRange(buf, from, from + length));
-  }
-
-  /** The index of the sharding column in {@link TableSchema#copyColumns()}. */
-  public int columnIndex() {
-    return index;
+    return vindex.keyspaceId(integer ? integerValue(v) : v);
   }
 
   /**
-   * An integer column's text ({@code length} bytes of {@code buf} from {@code from}) as the vindex
-   * takes it: a {@code Long} when it has at most 18 digits and is canonical (no sign but {@code -},
-   * no leading zero, not {@code -0}: a vindex reads such a {@code Long} exactly as it reads the
-   * text), else the text as a {@code String} (which the vindex checks and ranges). Parsed from the
-   * bytes, without a {@code String} in the common case.
+   * An integer column's text as the vindex takes it: a {@code Long} when it has at most 18 digits
+   * and is canonical (no sign but {@code -}, no leading zero, not {@code -0}: a vindex reads such a
+   * {@code Long} exactly as it reads the text), else the text as a {@code String} (which the vindex
+   * checks and ranges). Parsed from the bytes, without a {@code String} in the common case.
    */
-  static Object integerValue(byte[] buf, int from, int length) {
-    int end = from + length;
-    int start = length > 0 && buf[from] == '-' ? from + 1 : from;
-    int digits = end - start;
-    if (digits < 1 || digits > 18 || (digits > 1 || start > from) && buf[start] == '0') {
-      return new String(buf, from, length, StandardCharsets.US_ASCII); // long, or not canonical
+  static Object integerValue(byte[] v) {
+    int start = v.length > 0 && v[0] == '-' ? 1 : 0;
+    int digits = v.length - start;
+    if (digits < 1 || digits > 18 || (digits > 1 || start == 1) && v[start] == '0') {
+      return new String(v, StandardCharsets.US_ASCII); // long, or not canonical: as text
     }
     long n = 0;
-    for (int i = start; i < end; i++) {
-      int d = buf[i] - '0';
+    for (int i = start; i < v.length; i++) {
+      int d = v[i] - '0';
       if (d < 0 || d > 9) {
-        return new String(buf, from, length, StandardCharsets.US_ASCII);
+        return new String(v, StandardCharsets.US_ASCII);
       }
       n = n * 10 + d;
     }
-    return start > from ? -n : n;
+    return start == 1 ? -n : n;
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.reshard.differ.compare;
 import io.reshard.copier.rows.ColumnDef;
 import io.reshard.copier.rows.ColumnKind;
 import io.reshard.copier.rows.KeysetSql;
+import io.reshard.copier.rows.Row;
 import io.reshard.copier.rows.RowKey;
 import io.reshard.copier.rows.TableSchema;
 import java.nio.ByteBuffer;
@@ -13,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -123,22 +123,8 @@ final class SideReader {
    * @param upTo the inclusive upper bound, or null for the last key
    */
   List<KeyedRow> read(Connection c, RowKey after, RowKey upTo) throws SQLException {
-    List<KeyedRow> out = new ArrayList<>(Math.min(limit, 65_536));
-    read(c, after, upTo, out::add);
-    return out;
-  }
-
-  /**
-   * Hands the rows with keys in {@code (after, upTo]} to {@code sink} one by one as they are
-   * decoded, in key order, at most {@link #limit()}, on the calling thread.
-   *
-   * @param after the exclusive lower bound, or null for the first key
-   * @param upTo the inclusive upper bound, or null for the last key
-   * @return the number of rows handed over
-   */
-  int read(Connection c, RowKey after, RowKey upTo, Consumer<KeyedRow> sink) throws SQLException {
     int variant = (after != null ? 1 : 0) | (upTo != null ? 2 : 0);
-    int n = 0;
+    List<KeyedRow> out = new ArrayList<>(Math.min(limit, 65_536));
     try (PreparedStatement ps = c.prepareStatement(sql[variant])) {
       ps.setFetchSize(FETCH_ROWS);
       int p = 1;
@@ -149,45 +135,38 @@ final class SideReader {
         KeysetSql.atMost(table.keyColumns()).bind(ps, p, upTo);
       }
       try (ResultSet rs = ps.executeQuery()) {
-        byte[][] values = new byte[columns][]; // reused: each row is packed into its own array
         while (rs.next()) {
-          for (int i = 0; i < columns; i++) {
-            values[i] = rs.getBytes(i + 1);
-          }
-          sink.accept(keyed(rs, values));
-          n++;
+          Row row = Row.read(rs, columns);
+          out.add(new KeyedRow(row, equalityKey(rs, row)));
         }
       }
     }
-    return n;
+    return out;
   }
 
   /**
-   * The row with its equality key: one key column's bytes as they are (a non-character column's
-   * value is already in the row), several each prefixed by its length in 4 bytes.
+   * The equality key: one key column's bytes as they are (a non-character column's value is the
+   * row's own array), several each prefixed by its length in 4 bytes.
    */
-  private KeyedRow keyed(ResultSet rs, byte[][] values) throws SQLException {
-    if (keySource.length == 1 && keySource[0] >= 0) {
-      return KeyedRow.ofKeyColumn(values, keySource[0]);
-    }
+  private byte[] equalityKey(ResultSet rs, Row row) throws SQLException {
     if (keySource.length == 1) {
-      return KeyedRow.of(values, part(rs, values, 0));
+      return part(rs, row, 0);
     }
     byte[][] parts = new byte[keySource.length][];
     int n = 0;
     for (int i = 0; i < parts.length; i++) {
-      parts[i] = part(rs, values, i);
+      parts[i] = part(rs, row, i);
       n += 4 + parts[i].length;
     }
     ByteBuffer key = ByteBuffer.allocate(n);
     for (byte[] b : parts) {
       key.putInt(b.length).put(b);
     }
-    return KeyedRow.of(values, key.array());
+    return key.array();
   }
 
-  private byte[] part(ResultSet rs, byte[][] values, int keyColumn) throws SQLException {
+  private byte[] part(ResultSet rs, Row row, int keyColumn) throws SQLException {
     int s = keySource[keyColumn];
-    return s >= 0 ? values[s] : rs.getBytes(columns + 1 + (-1 - s));
+    return s >= 0 ? row.value(s) : rs.getBytes(columns + 1 + (-1 - s));
   }
 }

@@ -24,7 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 /**
  * Diffs one table between the source snapshot and the snapshots of every target of the spec at
@@ -39,14 +38,13 @@ import java.util.function.Consumer;
  * <ol>
  *   <li>read the next N source rows after {@code prev}; K is the last one's key, or unbounded if
  *       fewer came back;
- *   <li>route the source rows by keyspace id to the targets whose ranges hold them; a source row
- *       that no target's range holds is not expected anywhere and is left out;
- *   <li>read every target's rows in {@code (prev, K]}, at most N each, in parallel, and pair and
- *       compare each one with the source rows routed to that target as it is read ({@link
- *       ChunkMatcher}); if a target returned N rows that end before K, it may hold more rows in the
- *       range, so K becomes its last key, what was compared is dropped, and the source and the
- *       targets are read again for the smaller range (rare: a target holds about N / targets rows
- *       of a chunk unless it has many rows the source lacks).
+ *   <li>read every target's rows in {@code (prev, K]}, at most N each, in parallel; if a target
+ *       returned N rows that end before K, it may hold more rows in the range, so K becomes its
+ *       last key, and the source and the targets are read again for the smaller range (rare: a
+ *       target holds about N / targets rows of a chunk unless it has many rows the source lacks);
+ *   <li>route the source rows by keyspace id, and pair and compare each target's rows with the
+ *       source rows routed to it ({@link ChunkMatcher}); a source row that no target's range holds
+ *       is not expected anywhere and is left out.
  * </ol>
  *
  * Every side of a chunk thus covers the same key range as the server defines it, and rows are
@@ -54,14 +52,12 @@ import java.util.function.Consumer;
  *
  * <p><b>Overlap.</b> The source is the side that holds every row, so its connection is kept busy: a
  * {@link SourceStream} reads the source's chunks one after the other on a pool thread, each as soon
- * as the previous one is handed over, routing each row as it is decoded. The differ's thread takes
- * a chunk, starts the targets' reads of its range, and while they run saves the previous chunk's
- * counts and progress (and repairs). Each row is thus compared on the thread that has just decoded
- * it, while it is still in that core's cache, and a target row that matches is not kept. Memory is
- * bounded: at most four source chunks (one being read, one handed over and waiting, the current
- * one, the previous one being saved), each of at most {@code chunkRows} rows, and per target the
- * rows of its current chunk that come out of step with the source (none while both sides hold the
- * same keys).
+ * as the previous one is handed over. The differ's thread takes a chunk, starts the targets' reads
+ * of its range, and while they run compares and saves the previous chunk and routes this one by
+ * keyspace id (routing is not done on the source's thread, so it does not delay the next source
+ * read). Memory is bounded: at most four source chunks (one being read, one handed over and
+ * waiting, the current one, the previous one being compared) and two chunks of each target (the
+ * current one's, the previous one's), each of at most {@code chunkRows} rows.
  *
  * <p><b>Progress</b> is saved in {@code _reshard.diff_state} on each target after every chunk, in
  * the same transaction as that target's repair if repairing, so a stopped diff resumes after the
@@ -92,19 +88,15 @@ public final class TableDiffer {
   private final DiffListener listener;
   private final SideReader reader;
   private final int sampleLimit;
-  private final int limit;
   private final Tally[] tallies;
   private long chunk;
 
-  /**
-   * A source chunk: how many rows it has and its last row in key order (null if none), and its rows
-   * routed to the active targets, in key order.
-   */
-  private record SourceChunk(int rows, KeyedRow last, List<List<KeyedRow>> routed) {}
+  /** A source chunk: its rows in key order, and the same rows routed to the active targets. */
+  private record SourceChunk(List<KeyedRow> rows, List<List<KeyedRow>> routed) {}
 
-  /** A chunk read and compared on every side, waiting to be saved. */
+  /** A chunk read on every side, waiting to be compared and saved. */
   private record ReadChunk(
-      List<ChunkMatcher.Outcome> tgt, RowKey from, RowKey bound, boolean tableDone) {}
+      SourceChunk src, List<List<KeyedRow>> tgt, RowKey from, RowKey bound, boolean tableDone) {}
 
   /**
    * @param spec what is compared; {@code targets} follow {@link DiffSpec#targets()}
@@ -134,7 +126,6 @@ public final class TableDiffer {
     this.listener = listener;
     this.reader = new SideReader(table, config.chunkRows());
     this.sampleLimit = config.sampleLimit();
-    this.limit = config.chunkRows();
     this.tallies = new Tally[targets.size()];
   }
 
@@ -193,36 +184,38 @@ public final class TableDiffer {
    */
   private void compareUpTo(RowKey prev, RowKey cap, boolean[] active)
       throws SQLException, InterruptedException {
-    SourceStream stream = new SourceStream(prev, cap, active);
-    List<Future<ChunkMatcher.Outcome>> reads = null;
+    int n = reader.limit();
+    SourceStream stream = new SourceStream(prev, cap);
+    List<Future<List<KeyedRow>>> reads = null;
     ReadChunk pending = null;
     RowKey from = prev;
     try {
       while (true) {
-        SourceChunk src = stream.next();
+        List<KeyedRow> rows = stream.next();
         // a full chunk that ends exactly at the cap ends the range as well
-        boolean more = endsFull(src, cap);
-        RowKey bound = more ? table.keyOf(src.last().row()) : cap;
-        reads = submitTargets(src, from, bound, active);
+        boolean more = rows.size() == n && (cap == null || !keyOf(rows).equals(cap));
+        RowKey bound = more ? keyOf(rows) : cap;
+        reads = submitTargets(from, bound, active);
         if (pending != null) {
-          // the previous chunk is saved while this one is read and compared on the targets
+          // the previous chunk is compared and saved while this one is read on the targets
           finishChunk(pending, active);
           pending = null;
         }
-        List<ChunkMatcher.Outcome> tgt = awaitTargets(reads);
+        SourceChunk src = route(rows, active);
+        List<List<KeyedRow>> tgt = awaitTargets(reads);
         reads = null;
         for (int full = fullTarget(tgt, bound, active);
             full >= 0;
             full = fullTarget(tgt, bound, active)) {
           // rare: read every side again up to the full target's last key, and the source from there
-          bound = table.keyOf(tgt.get(full).lastTargetRow());
+          bound = keyOf(tgt.get(full));
           more = true;
           stream.close();
-          src = readSource(from, bound, active);
-          stream = new SourceStream(bound, cap, active);
-          tgt = awaitTargets(submitTargets(src, from, bound, active));
+          src = route(reader.read(source, from, bound), active);
+          stream = new SourceStream(bound, cap);
+          tgt = readTargets(from, bound, active);
         }
-        pending = new ReadChunk(tgt, from, bound, bound == null);
+        pending = new ReadChunk(src, tgt, from, bound, bound == null);
         if (!more) {
           finishChunk(pending, active);
           return;
@@ -233,44 +226,6 @@ public final class TableDiffer {
       stream.close();
       if (reads != null) {
         reads.forEach(TableDiffer::drain);
-      }
-    }
-  }
-
-  /** True if {@code src} is a full chunk that does not end at {@code cap}: more may follow. */
-  private boolean endsFull(SourceChunk src, RowKey cap) {
-    return src.rows() == limit && (cap == null || !table.keyOf(src.last().row()).equals(cap));
-  }
-
-  /**
-   * Reads the source's rows of {@code (after, upTo]} (at most a chunk) on the calling thread,
-   * routing each by keyspace id as it is decoded.
-   */
-  private SourceChunk readSource(RowKey after, RowKey upTo, boolean[] active) throws SQLException {
-    Routing routing = new Routing(active);
-    int rows = reader.read(source, after, upTo, routing);
-    return new SourceChunk(rows, routing.last, routing.routed);
-  }
-
-  /** Routes source rows, as they come, to the active targets whose ranges hold them. */
-  private final class Routing implements Consumer<KeyedRow> {
-    private final boolean[] active;
-    private final List<List<KeyedRow>> routed = new ArrayList<>();
-    private KeyedRow last;
-
-    Routing(boolean[] active) {
-      this.active = active;
-      for (int i = 0; i < targets.size(); i++) {
-        routed.add(new ArrayList<>(active[i] ? limit / targets.size() + 16 : 0));
-      }
-    }
-
-    @Override
-    public void accept(KeyedRow r) {
-      last = r;
-      int i = spec.targetIndexOf(r.keyspaceId(sharding));
-      if (i >= 0 && active[i]) {
-        routed.get(i).add(r);
       }
     }
   }
@@ -287,33 +242,34 @@ public final class TableDiffer {
     private final Future<?> task;
     private volatile boolean stop;
 
-    SourceStream(RowKey from, RowKey cap, boolean[] active) {
+    SourceStream(RowKey from, RowKey cap) {
       task =
           pool.submit(
               () -> {
-                readAll(from, cap, active);
+                readAll(from, cap);
                 return null;
               });
     }
 
-    private void readAll(RowKey from, RowKey cap, boolean[] active) throws InterruptedException {
+    private void readAll(RowKey from, RowKey cap) throws InterruptedException {
       RowKey after = from;
       try {
         while (!stop) {
-          SourceChunk chunk = readSource(after, cap, active);
-          handOver.put(chunk);
-          if (!endsFull(chunk, cap)) {
+          List<KeyedRow> rows = reader.read(source, after, cap);
+          handOver.put(rows);
+          if (rows.size() < reader.limit() || (cap != null && keyOf(rows).equals(cap))) {
             return;
           }
-          after = table.keyOf(chunk.last().row());
+          after = keyOf(rows);
         }
       } catch (SQLException | RuntimeException e) {
         handOver.put(e);
       }
     }
 
-    /** The next chunk; only while the previous chunk was full. */
-    SourceChunk next() throws SQLException, InterruptedException {
+    /** The next chunk's rows, in key order; only while the previous chunk was full. */
+    @SuppressWarnings("unchecked")
+    List<KeyedRow> next() throws SQLException, InterruptedException {
       Object o = handOver.take();
       if (o instanceof SQLException e) {
         throw e;
@@ -321,7 +277,7 @@ public final class TableDiffer {
       if (o instanceof RuntimeException e) {
         throw e;
       }
-      return (SourceChunk) o;
+      return (List<KeyedRow>) o;
     }
 
     /** Stops reading and waits until the source's connection is free again. */
@@ -347,63 +303,81 @@ public final class TableDiffer {
     }
   }
 
-  /**
-   * Counts a compared chunk into the tallies, repairs if repairing, and saves each target's
-   * progress.
-   */
   private void finishChunk(ReadChunk c, boolean[] active) throws SQLException {
-    RowKey saved = c.bound() != null ? c.bound() : c.from();
+    finishChunk(c.src(), c.tgt(), active, c.from(), c.bound(), c.tableDone());
+  }
+
+  private void finishChunk(
+      SourceChunk src,
+      List<List<KeyedRow>> tgt,
+      boolean[] active,
+      RowKey from,
+      RowKey bound,
+      boolean tableDone)
+      throws SQLException {
+    List<List<KeyedRow>> routed = src.routed();
+    RowKey saved = bound != null ? bound : from;
     Optional<String> savedJson = Optional.ofNullable(saved).map(k -> k.toJson(table.keyNames()));
     for (int i = 0; i < targets.size(); i++) {
       if (!active[i]) {
         continue;
       }
       Target t = targets.get(i);
-      ChunkMatcher.Outcome outcome = c.tgt().get(i);
-      tallies[i].add(outcome);
+      ChunkMatcher.Fixes fixes = ChunkMatcher.match(table, routed.get(i), tgt.get(i), tallies[i]);
       if (t.repairWriter() != null) {
-        tallies[i].repaired(t.repairWriter().delete(t.writes(), outcome.fixes().delete()));
-        tallies[i].repaired(t.repairWriter().replace(t.writes(), outcome.fixes().replace()));
+        tallies[i].repaired(t.repairWriter().delete(t.writes(), fixes.delete()));
+        tallies[i].repaired(t.repairWriter().replace(t.writes(), fixes.replace()));
       }
       DiffStateTable.save(
           t.writes(),
           spec.workflow(),
-          new DiffStateTable.State(
-              tallies[i].snapshot(), savedJson, sourcePosition, c.tableDone()));
+          new DiffStateTable.State(tallies[i].snapshot(), savedJson, sourcePosition, tableDone));
       t.writes().commit();
     }
-    listener.chunkCompared(table.table(), ++chunk, c.bound());
+    listener.chunkCompared(table.table(), ++chunk, bound);
+  }
+
+  /** Routes a source chunk's rows by keyspace id to the active targets. */
+  private SourceChunk route(List<KeyedRow> rows, boolean[] active) {
+    List<List<KeyedRow>> routed = new ArrayList<>(targets.size());
+    for (int i = 0; i < targets.size(); i++) {
+      routed.add(new ArrayList<>(active[i] ? rows.size() / targets.size() + 16 : 0));
+    }
+    for (KeyedRow r : rows) {
+      int i = spec.targetIndexOf(sharding.keyspaceId(r.row()));
+      if (i >= 0 && active[i]) {
+        routed.get(i).add(r);
+      }
+    }
+    return new SourceChunk(rows, routed);
+  }
+
+  /** Reads every active target's rows of {@code (from, bound]} in parallel. */
+  private List<List<KeyedRow>> readTargets(RowKey from, RowKey bound, boolean[] active)
+      throws SQLException, InterruptedException {
+    return awaitTargets(submitTargets(from, bound, active));
   }
 
   /**
-   * Starts reading every active target's rows of {@code (from, bound]} in parallel, each compared
-   * as it is read with the rows of {@code src} routed to it (null for an inactive target).
+   * Starts reading every active target's rows of {@code (from, bound]}, in parallel (null for an
+   * inactive target).
    */
-  private List<Future<ChunkMatcher.Outcome>> submitTargets(
-      SourceChunk src, RowKey from, RowKey bound, boolean[] active) {
-    List<Future<ChunkMatcher.Outcome>> reads = new ArrayList<>();
+  private List<Future<List<KeyedRow>>> submitTargets(RowKey from, RowKey bound, boolean[] active) {
+    List<Future<List<KeyedRow>>> reads = new ArrayList<>();
     for (int i = 0; i < targets.size(); i++) {
       Connection c = targets.get(i).read();
-      ChunkMatcher matcher = new ChunkMatcher(table, src.routed().get(i), sampleLimit);
-      reads.add(
-          active[i]
-              ? pool.submit(
-                  () -> {
-                    reader.read(c, from, bound, matcher);
-                    return matcher.finish();
-                  })
-              : null);
+      reads.add(active[i] ? pool.submit(() -> reader.read(c, from, bound)) : null);
     }
     return reads;
   }
 
-  /** The outcomes of {@link #submitTargets}' reads; every read has ended when this returns. */
-  private static List<ChunkMatcher.Outcome> awaitTargets(List<Future<ChunkMatcher.Outcome>> reads)
+  /** The rows of {@link #submitTargets}' reads; every read has ended when this returns. */
+  private static List<List<KeyedRow>> awaitTargets(List<Future<List<KeyedRow>>> reads)
       throws SQLException, InterruptedException {
-    List<ChunkMatcher.Outcome> out = new ArrayList<>();
+    List<List<KeyedRow>> out = new ArrayList<>();
     try {
-      for (Future<ChunkMatcher.Outcome> f : reads) {
-        out.add(f == null ? null : await(f));
+      for (Future<List<KeyedRow>> f : reads) {
+        out.add(f == null ? List.of() : await(f));
       }
     } finally {
       reads.forEach(TableDiffer::drain);
@@ -415,16 +389,20 @@ public final class TableDiffer {
    * An active target that returned a full chunk ending before {@code bound} (it may have more rows
    * in the range), or -1.
    */
-  private int fullTarget(List<ChunkMatcher.Outcome> tgt, RowKey bound, boolean[] active) {
+  private int fullTarget(List<List<KeyedRow>> tgt, RowKey bound, boolean[] active) {
     for (int i = 0; i < tgt.size(); i++) {
-      ChunkMatcher.Outcome o = tgt.get(i);
+      List<KeyedRow> rows = tgt.get(i);
       if (active[i]
-          && o.targetRows() == limit
-          && (bound == null || !table.keyOf(o.lastTargetRow()).equals(bound))) {
+          && rows.size() == reader.limit()
+          && (bound == null || !keyOf(rows).equals(bound))) {
         return i;
       }
     }
     return -1;
+  }
+
+  private RowKey keyOf(List<KeyedRow> rows) {
+    return table.keyOf(rows.get(rows.size() - 1).row());
   }
 
   private static boolean same(RowKey a, RowKey b) {

@@ -34,21 +34,33 @@ public final class Tally {
     }
   }
 
-  /** Adds one target chunk's counts, and its samples while fewer than the limit are kept. */
-  void add(ChunkMatcher.Outcome o) {
-    matching += o.matching();
-    mismatched += o.mismatched();
-    extraSource += o.extraSource();
-    extraTarget += o.extraTarget();
-    for (DiffSample s : o.samples()) {
-      if (samples.size() < sampleLimit) {
-        samples.add(s);
-      }
-    }
+  void matching() {
+    matching++;
+  }
+
+  void mismatched(DiffSample s) {
+    mismatched++;
+    sample(s);
+  }
+
+  void extraSource(DiffSample s) {
+    extraSource++;
+    sample(s);
+  }
+
+  void extraTarget(DiffSample s) {
+    extraTarget++;
+    sample(s);
   }
 
   void repaired(long rows) {
     repaired += rows;
+  }
+
+  private void sample(DiffSample s) {
+    if (samples.size() < sampleLimit) {
+      samples.add(s);
+    }
   }
 
   /** The counts so far. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.reshard.copier.rows.ColumnDef;
 import io.reshard.copier.rows.ColumnKind;
+import io.reshard.copier.rows.Row;
 import io.reshard.copier.rows.TableSchema;
 import io.reshard.differ.DiffSample;
 import io.reshard.differ.TableDiff;
@@ -42,7 +43,8 @@ class ChunkMatcherTest {
   /** A row keyed as the collation would: here, by the lower-cased name without accents. */
   static KeyedRow row(String name, String v) {
     String folded = name.toLowerCase().replace("é", "e");
-    return KeyedRow.of(new byte[][] {bytes(name), v == null ? null : bytes(v)}, bytes(folded));
+    return new KeyedRow(
+        new Row(new byte[][] {bytes(name), v == null ? null : bytes(v)}), bytes(folded));
   }
 
   static byte[] bytes(String s) {
@@ -52,14 +54,12 @@ class ChunkMatcherTest {
   @Test
   void rowsArePairedByCollationAndComparedByBytes() {
     Tally tally = new Tally("t", 10, null);
-    ChunkMatcher.Outcome outcome =
+    ChunkMatcher.Fixes fixes =
         ChunkMatcher.match(
             T,
             List.of(row("a", "1"), row("café", "2"), row("x", "3"), row("n", null)),
             List.of(row("a", "1"), row("CAFE", "2"), row("y", "9"), row("n", "")),
-            10);
-    tally.add(outcome);
-    ChunkMatcher.Fixes fixes = outcome.fixes();
+            tally);
     TableDiff d = tally.snapshot();
     assertEquals(5, d.compared());
     assertEquals(1, d.matching());
@@ -82,7 +82,7 @@ class ChunkMatcherTest {
   @Test
   void samplesStopAtTheLimitButCountsGoOn() {
     Tally tally = new Tally("t", 1, null);
-    tally.add(ChunkMatcher.match(T, List.of(row("a", "1"), row("b", "1")), List.of(), 1));
+    ChunkMatcher.match(T, List.of(row("a", "1"), row("b", "1")), List.of(), tally);
     assertEquals(2, tally.snapshot().extraSource());
     assertEquals(1, tally.snapshot().samples().size());
   }
@@ -90,7 +90,7 @@ class ChunkMatcherTest {
   @Test
   void aResumedTallyContinuesFromStoredCounts() {
     Tally tally = new Tally("t", 5, new TableDiff("t", 10, 8, 1, 1, 0, 0, List.of()));
-    tally.add(ChunkMatcher.match(T, List.of(row("a", "1")), List.of(row("a", "1")), 5));
+    ChunkMatcher.match(T, List.of(row("a", "1")), List.of(row("a", "1")), tally);
     assertEquals(11, tally.snapshot().compared());
     assertEquals(9, tally.snapshot().matching());
   }
