@@ -135,13 +135,22 @@ final class SideReader {
         KeysetSql.atMost(table.keyColumns()).bind(ps, p, upTo);
       }
       try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          Row row = Row.read(rs, columns);
-          out.add(new KeyedRow(row, equalityKey(rs, row)));
-        }
+        readRows(rs, out);
       }
     }
     return out;
+  }
+
+  /**
+   * The row loop, apart from the statement's set-up: the loop is what the JIT compiles while a
+   * chunk is read, and with no branch on the chunk's bounds in it, a compiled loop stays valid for
+   * every kind of chunk instead of being compiled again when a chunk with other bounds comes.
+   */
+  private void readRows(ResultSet rs, List<KeyedRow> out) throws SQLException {
+    while (rs.next()) {
+      Row row = Row.read(rs, columns);
+      out.add(new KeyedRow(row, equalityKey(rs, row)));
+    }
   }
 
   /**
