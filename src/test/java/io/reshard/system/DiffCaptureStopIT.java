@@ -88,12 +88,7 @@ class DiffCaptureStopIT {
         "CREATE TABLE big (id BIGINT PRIMARY KEY, b LONGTEXT) ENGINE=InnoDB",
         "INSERT INTO messages SELECT seq, " + ch + ", CONCAT('m', seq) FROM seq_1_to_200");
     VSchema vschema = VSchema.parse(SplitLifecycleIT.VSCHEMA);
-    ShardMapTopicConfig topic =
-        ShardMapTopicConfig.builder()
-            .bootstrapServers(cluster.bootstrap())
-            .topic(cluster.topicPrefix() + ".shardmaps")
-            .transactionalIdPrefix(cluster.topicPrefix() + "-shardmap-")
-            .build();
+    ShardMapTopicConfig topic = SplitLifecycleIT.shardMapTopic(cluster);
     WorkflowSpec spec =
         new WorkflowSpec(
             "capture-stops",

@@ -94,12 +94,7 @@ class SplitLifecycleIT {
     for (ClusterDescriptor.Server spare : cluster.spares()) {
       cluster.execute(spare, "DROP TABLE messages"); // the workflow creates the targets' tables
     }
-    ShardMapTopicConfig topicConfig =
-        ShardMapTopicConfig.builder()
-            .bootstrapServers(cluster.bootstrap())
-            .topic(cluster.topicPrefix() + ".shardmaps")
-            .transactionalIdPrefix(cluster.topicPrefix() + "-shardmap-")
-            .build();
+    ShardMapTopicConfig topicConfig = shardMapTopic(cluster);
     try (ShardMapPublisher publisher = ShardMapPublisher.open(topicConfig, ks);
         KafkaWorkflowStore store =
             KafkaWorkflowStore.open(cluster.bootstrap(), cluster.topicPrefix() + ".workflows")) {
@@ -281,6 +276,15 @@ class SplitLifecycleIT {
     private long pick(List<Long> list) {
       return list.get(random.nextInt(list.size()));
     }
+  }
+
+  /** The shard map topic of the test cluster, as the switcher's tests publish it. */
+  static ShardMapTopicConfig shardMapTopic(TestCluster cluster) {
+    return ShardMapTopicConfig.builder()
+        .bootstrapServers(cluster.bootstrap())
+        .topic(cluster.topicPrefix() + ".shardmaps")
+        .transactionalIdPrefix(cluster.topicPrefix() + "-shardmap-")
+        .build();
   }
 
   static ShardServer server(String shard, ClusterDescriptor.Server s, long captureId) {

@@ -74,12 +74,7 @@ class SwitchRefusalsIT {
     }
     cluster.execute(
         source, "INSERT INTO messages SELECT seq, " + ch + ", CONCAT('m', seq) FROM seq_1_to_200");
-    ShardMapTopicConfig topic =
-        ShardMapTopicConfig.builder()
-            .bootstrapServers(cluster.bootstrap())
-            .topic(cluster.topicPrefix() + ".shardmaps")
-            .transactionalIdPrefix(cluster.topicPrefix() + "-shardmap-")
-            .build();
+    ShardMapTopicConfig topic = SplitLifecycleIT.shardMapTopic(cluster);
     WorkflowSpec spec =
         new WorkflowSpec(
             "held-back",

@@ -159,14 +159,7 @@ public final class CopyDiffBenchmark {
     // now: one Differ for both targets, reading the source once
     c0 = cpu.now();
     t0 = System.nanoTime();
-    List<DiffReport> reports =
-        new Differ(
-                new DiffSpec(
-                    "bench", DB, endpoint(src), copy.targets(), List.of("messages"), vschema),
-                DifferConfig.defaults(),
-                List.of(StreamControl.none(), StreamControl.none()),
-                DiffListener.NONE)
-            .runAll();
+    List<DiffReport> reports = diffBoth(src, copy, vschema, DifferConfig.defaults());
     double diffS = seconds(t0);
     String diffCpu = cpu.since(c0, diffS);
     cpuLines.add("diff of both targets at once");
@@ -183,13 +176,7 @@ public final class CopyDiffBenchmark {
     for (int i = 0; i < chunkSizes.length; i++) {
       t0 = System.nanoTime();
       diffs.checkNamed(
-          new Differ(
-                  new DiffSpec(
-                      "bench", DB, endpoint(src), copy.targets(), List.of("messages"), vschema),
-                  DifferConfig.builder().chunkRows(chunkSizes[i]).build(),
-                  List.of(StreamControl.none(), StreamControl.none()),
-                  DiffListener.NONE)
-              .runAll());
+          diffBoth(src, copy, vschema, DifferConfig.builder().chunkRows(chunkSizes[i]).build()));
       chunkS[i] = seconds(t0);
     }
 
@@ -221,14 +208,7 @@ public final class CopyDiffBenchmark {
     for (int pair = 2; pt != null && pair <= Integer.getInteger("bench.pairs", 1); pair++) {
       c0 = cpu.now();
       t0 = System.nanoTime();
-      diffs.checkNamed(
-          new Differ(
-                  new DiffSpec(
-                      "bench", DB, endpoint(src), copy.targets(), List.of("messages"), vschema),
-                  DifferConfig.defaults(),
-                  List.of(StreamControl.none(), StreamControl.none()),
-                  DiffListener.NONE)
-              .runAll());
+      diffs.checkNamed(diffBoth(src, copy, vschema, DifferConfig.defaults()));
       double d = seconds(t0);
       String dCpu = cpu.since(c0, d);
       c0 = cpu.now();
@@ -294,6 +274,18 @@ public final class CopyDiffBenchmark {
           "diff / pt-table-sync rate: lowest %.2f, median %.2f, highest %.2f%n",
           sorted.get(0), sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1));
     }
+  }
+
+  /** One {@link Differ} for both targets of {@code copy}, reading the source once. */
+  private static List<DiffReport> diffBoth(
+      ClusterDescriptor.Server src, CopySpec copy, VSchema vschema, DifferConfig config)
+      throws Exception {
+    return new Differ(
+            new DiffSpec("bench", DB, endpoint(src), copy.targets(), List.of("messages"), vschema),
+            config,
+            List.of(StreamControl.none(), StreamControl.none()),
+            DiffListener.NONE)
+        .runAll();
   }
 
   private static String pairLine(int pair, double diffS, double ptS, String diffCpu, String ptCpu) {
