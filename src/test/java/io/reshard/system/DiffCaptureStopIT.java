@@ -48,11 +48,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
@@ -170,8 +165,10 @@ class DiffCaptureStopIT {
       // doing what the message says: raise the topic's limit and start capture again; the
       // appliers were resumed (one left at its stop point G would never apply the row after it),
       // and the diff is clean
-      raiseMaxMessageBytes(
-          cluster, ChangeRecords.changeTopic(cluster.topicPrefix(), ks, "c0-"), 4 << 20);
+      cluster.setTopicConfig(
+          ChangeRecords.changeTopic(cluster.topicPrefix(), ks, "c0-"),
+          "max.message.bytes",
+          Integer.toString(4 << 20));
       capture.get().close();
       capture.set(started(captureConfig));
       cluster.execute(source, "INSERT INTO messages VALUES (100000, " + ch + ", 'after')");
@@ -281,36 +278,6 @@ class DiffCaptureStopIT {
       return fail("the diff still waits after " + PROMPT.toSeconds() + " s");
     } catch (ExecutionException e) {
       return assertInstanceOf(SwitchRefusedException.class, e.getCause(), e.getCause().toString());
-    }
-  }
-
-  private static void raiseMaxMessageBytes(TestCluster cluster, String topic, int bytes)
-      throws Exception {
-    ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-    String value = Integer.toString(bytes);
-    try (Admin admin =
-        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap()))) {
-      admin
-          .incrementalAlterConfigs(
-              Map.of(
-                  r,
-                  List.of(
-                      new AlterConfigOp(
-                          new ConfigEntry("max.message.bytes", value), AlterConfigOp.OpType.SET))))
-          .all()
-          .get(30, TimeUnit.SECONDS);
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (!value.equals(
-          admin
-              .describeConfigs(List.of(r))
-              .all()
-              .get(30, TimeUnit.SECONDS)
-              .get(r)
-              .get("max.message.bytes")
-              .value())) {
-        assertTrue(System.nanoTime() < deadline, "the topic's new limit never showed");
-        Thread.sleep(100);
-      }
     }
   }
 

@@ -222,6 +222,51 @@ class SchemaChangeIT {
     assertTrue(msg.contains("20000"), msg);
   }
 
+  @Test
+  void aRowTooLargeIsPublishedOnceTheLimitIsRaisedWithNothingSkippedOrRepeated() throws Exception {
+    cluster.execute(shard, "CREATE TABLE bigger (id INT PRIMARY KEY, b LONGBLOB)");
+    Map<String, String> m = CaptureSupport.config(cluster, shard, "-52");
+    m.put("topic.max.message.bytes", "20000");
+    CaptureConfig config = CaptureConfig.from(m);
+    try (CaptureEngine engine = started(config)) {
+      CaptureSupport.awaitCommitted(
+          engine, CaptureSupport.binlogPosition(cluster, shard), Duration.ofSeconds(60));
+      // one source transaction: a row before the one too large, the large one, a row after it
+      cluster.execute(
+          shard,
+          "BEGIN",
+          "INSERT INTO bigger VALUES (6, 'before')",
+          "INSERT INTO bigger VALUES (7, REPEAT('b', 50000))",
+          "INSERT INTO bigger VALUES (8, 'after')",
+          "COMMIT");
+      CdcException failure = CaptureSupport.awaitFailure(engine, Duration.ofSeconds(60));
+      assertInstanceOf(UnsupportedChangeException.class, failure, failure.toString());
+    }
+    // what the message says: raise the topic's limit, then start capture again
+    cluster.setTopicConfig(config.changeTopic(), "max.message.bytes", "200000");
+    try (CaptureEngine engine = started(config)) {
+      CaptureSupport.awaitCommitted(
+          engine, CaptureSupport.binlogPosition(cluster, shard), Duration.ofSeconds(60));
+    }
+    List<ChangeRecord> all =
+        CaptureSupport.read(
+            cluster.bootstrap(),
+            config.changeTopic(),
+            Duration.ofSeconds(10),
+            CaptureSupport.rows("bigger", "c", 3));
+    List<Object> ids =
+        CaptureSupport.data(all).stream()
+            .filter(r -> r.table().equals("bigger"))
+            .map(r -> r.key().get("id"))
+            .toList();
+    assertEquals(List.of(6, 7, 8), ids.stream().map(i -> ((Number) i).intValue()).toList());
+    // one BEGIN and one END for the transaction, the END counting its three rows
+    List<ChangeRecord> ends = all.stream().filter(r -> r.kind() == RecordKind.END).toList();
+    assertEquals(1, all.stream().filter(r -> r.kind() == RecordKind.BEGIN).count(), all.toString());
+    assertEquals(1, ends.size(), all.toString());
+    assertEquals(3, ends.get(0).eventCount());
+  }
+
   private static final java.util.concurrent.atomic.AtomicInteger GOOD_IDS =
       new java.util.concurrent.atomic.AtomicInteger();
   private CdcException lastFailure;

@@ -8,6 +8,15 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * What one test class sees of the shared local cluster: the servers, the Kafka bootstrap address, a
@@ -87,6 +96,37 @@ public final class TestCluster {
       for (String sql : statements) {
         s.execute(sql);
       }
+    }
+  }
+
+  /**
+   * Sets one configuration entry of a Kafka topic (e.g. {@code max.message.bytes}) and returns once
+   * the broker describes the topic with the new value.
+   *
+   * @throws IllegalStateException if the broker refuses it or does not show it within 30 s
+   */
+  public void setTopicConfig(String topic, String key, String value) throws InterruptedException {
+    ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+      AlterConfigOp set = new AlterConfigOp(new ConfigEntry(key, value), AlterConfigOp.OpType.SET);
+      admin.incrementalAlterConfigs(Map.of(r, List.of(set))).all().get(30, TimeUnit.SECONDS);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!value.equals(
+          admin
+              .describeConfigs(List.of(r))
+              .all()
+              .get(30, TimeUnit.SECONDS)
+              .get(r)
+              .get(key)
+              .value())) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(topic + ": " + key + "=" + value + " never showed");
+        }
+        Thread.sleep(100);
+      }
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException(topic + ": setting " + key + "=" + value + ": " + e, e);
     }
   }
 

@@ -267,9 +267,8 @@ final class CaptureLoop {
         txn.skip--;
         continue;
       }
-      beginIfNeeded();
-      long inTable = txn.tableRows.merge(table, 1L, Long::sum);
-      txn.rows++;
+      long number = txn.rows + 1;
+      long inTable = txn.tableRows.getOrDefault(table, 0L) + 1;
       SourceInfo source =
           new SourceInfo(
               h.getServerId(),
@@ -282,8 +281,14 @@ final class CaptureLoop {
               h.getTimestamp());
       Object[] before = rows.before().isEmpty() ? null : rows.before().get(i);
       Object[] after = rows.after().isEmpty() ? null : rows.after().get(i);
-      publisher.send(
-          encoder.row(captured, rows.op().letter, before, after, source, txn.rows, inTable));
+      OutRecord r = encoder.row(captured, rows.op().letter, before, after, source, number, inTable);
+      // a row that cannot be published must not be counted, nor its transaction begun: the
+      // position committed before failing then ends just before it, and a restart publishes it
+      publisher.checkSize(r);
+      beginIfNeeded();
+      txn.rows = number;
+      txn.tableRows.put(table, inTable);
+      publisher.send(r);
       if (batchFull()) {
         commit();
       }

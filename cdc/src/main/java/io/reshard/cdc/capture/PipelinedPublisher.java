@@ -84,6 +84,16 @@ final class PipelinedPublisher implements AutoCloseable {
   }
 
   /**
+   * Checks that a record fits the topic, without adding it.
+   *
+   * @throws io.reshard.cdc.UnsupportedChangeException if it is larger than the topic accepts,
+   *     naming the change and the settings to raise
+   */
+  void checkSize(OutRecord r) {
+    kafka.checkSize(r);
+  }
+
+  /**
    * Adds a record to the batch being collected.
    *
    * @throws io.reshard.cdc.UnsupportedChangeException if the record is larger than the topic
