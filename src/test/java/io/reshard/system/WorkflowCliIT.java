@@ -5,6 +5,7 @@ import static io.reshard.system.ReshardLauncherIT.reshardWithEnv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -257,15 +258,17 @@ class WorkflowCliIT {
         Run refused = cli("workflow", "switch-traffic", "split", "--writes");
         assertEquals(3, refused.exit(), refused.err());
         assertTrue(refused.err().contains("differences"), refused.err());
-        try (Connection c = cluster.connect(cluster.shards().get(3));
-            PreparedStatement ps = c.prepareStatement("SELECT body FROM messages WHERE id = ?")) {
-          ps.setLong(1, victim);
-          try (ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            cluster.execute(
-                e0, "UPDATE messages SET body = '" + rs.getString(1) + "' WHERE id = " + victim);
-          }
-        }
+        // and a row only the target has: the repair writes the source's row over the changed one,
+        // deletes the extra one, and the diff after it is clean
+        cluster.execute(e0, "INSERT INTO messages VALUES (9999999, 1, 'extra')");
+        Run repaired = cli("workflow", "diff", "split", "--repair", "--output", "json");
+        assertEquals(0, repaired.exit(), repaired.err());
+        JsonNode fix = JSON.readTree(repaired.out());
+        assertTrue(fix.get("clean").asBoolean(), repaired.out());
+        assertEquals(2, fix.get("rows_repaired").asLong(), repaired.out());
+        assertFalse(fix.get("repaired").get("clean").asBoolean(), repaired.out());
+        assertEquals(body(cluster.shards().get(3), victim), body(e0, victim));
+        assertNull(body(e0, 9999999));
         assertClean(diff("split"));
 
         Run dry = cli("workflow", "switch-traffic", "split", "--writes", "--dry-run");
@@ -286,6 +289,9 @@ class WorkflowCliIT {
         assertEquals(
             "WRITES_SWITCHED",
             JSON.readTree(switched.out()).get("workflow_status").get("state").asText());
+        Run noDiffNow = cli("workflow", "diff", "split");
+        assertEquals(3, noDiffNow.exit(), noDiffNow.err());
+        assertTrue(noDiffNow.err().contains("no longer run"), noDiffNow.err());
 
         // the router that never refreshes: every write it sends to the old owner is refused
         int refusedWrites = 0;
@@ -681,6 +687,17 @@ class WorkflowCliIT {
         ResultSet rs = st.executeQuery("SELECT id FROM messages ORDER BY id LIMIT 1")) {
       assertTrue(rs.next(), "no row on " + s.name());
       return rs.getLong(1);
+    }
+  }
+
+  /** The body of row {@code id} on {@code s}, or null if it has no such row. */
+  private String body(ClusterDescriptor.Server s, long id) throws Exception {
+    try (Connection c = cluster.connect(s);
+        PreparedStatement ps = c.prepareStatement("SELECT body FROM messages WHERE id = ?")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
     }
   }
 

@@ -348,6 +348,14 @@ final class WorkflowCommand {
     @Parameters(index = "0", description = "The workflow's name.")
     String name;
 
+    @Option(
+        names = "--repair",
+        description =
+            "Write the source's rows over mismatched and missing target rows and delete the"
+                + " targets' extra rows (at one consistent position, the streams paused), then"
+                + " diff again; exit 4 if that diff is not clean.")
+    boolean repair;
+
     @Override
     public Integer call() throws Exception {
       AdminClient admin = admin();
@@ -355,7 +363,7 @@ final class WorkflowCommand {
           CompletableFuture.supplyAsync(
               () -> {
                 try {
-                  return admin.act(name, "diff", Map.of());
+                  return admin.act(name, "diff", repair ? Map.of("repair", "true") : Map.of());
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
                   throw new CommandFailure(ExitCodes.ERROR, "interrupted");

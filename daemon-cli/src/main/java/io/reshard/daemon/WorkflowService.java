@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopyProgress;
 import io.reshard.differ.DiffReport;
+import io.reshard.differ.Differ;
 import io.reshard.differ.TableDiff;
 import io.reshard.router.KeyRange;
 import io.reshard.router.RetriableReshardException;
@@ -386,7 +387,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     WorkflowRunner r = h.runner;
     String name = r.spec().name();
     return switch (action) {
-      case "diff" -> diff(h);
+      case "diff" -> Boolean.parseBoolean(p.getOrDefault("repair", "false")) ? repair(h) : diff(h);
       case "switch-reads" -> {
         r.switchReads();
         yield new Result(Outcome.DONE, "workflow " + name + ": reads served by the targets");
@@ -460,15 +461,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   }
 
   private Result diff(Hosted h) throws Exception {
-    WorkflowState s = h.runner.workflow().state();
-    if (s == WorkflowState.CREATED || s == WorkflowState.COPYING) {
-      throw new SwitchRefusedException(
-          "diff refused for workflow "
-              + h.runner.spec().name()
-              + ": it is "
-              + s
-              + "; a diff runs once the copy is done");
-    }
+    refuseBeforeCopyDone(h, "diff");
     List<DiffReport> reports = h.runner.diff();
     Map<String, Object> data = diffJson(reports);
     boolean clean = (boolean) data.get("clean");
@@ -481,6 +474,55 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             + "\n"
             + String.join("\n", reports.stream().map(DiffReport::toTable).toList()),
         data);
+  }
+
+  /**
+   * Repairs every target, then diffs again; data {@code {clean, repaired: <diff json of what was
+   * found and fixed>, verified: <diff json of the diff after it>}}, {@code clean} being the second
+   * diff's.
+   */
+  private Result repair(Hosted h) throws Exception {
+    refuseBeforeCopyDone(h, "repair");
+    List<Differ.RepairResult> results = h.runner.repair();
+    List<DiffReport> repaired = results.stream().map(Differ.RepairResult::repaired).toList();
+    List<DiffReport> verified = results.stream().map(Differ.RepairResult::verified).toList();
+    Map<String, Object> after = diffJson(verified);
+    boolean clean = (boolean) after.get("clean");
+    long fixed =
+        repaired.stream().flatMap(r -> r.tables().stream()).mapToLong(TableDiff::repaired).sum();
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("clean", clean);
+    data.put("rows_repaired", fixed);
+    data.put("repaired", diffJson(repaired));
+    data.put("verified", after);
+    return new Result(
+        Outcome.DONE,
+        "workflow "
+            + h.runner.spec().name()
+            + ": repair wrote or deleted "
+            + fixed
+            + " rows on the targets; the diff after it is "
+            + (clean ? "clean" : "not clean")
+            + "\nfound and repaired:\n"
+            + String.join("\n", repaired.stream().map(DiffReport::toTable).toList())
+            + "\nafter the repair:\n"
+            + String.join("\n", verified.stream().map(DiffReport::toTable).toList()),
+        data);
+  }
+
+  private static void refuseBeforeCopyDone(Hosted h, String step) {
+    WorkflowState s = h.runner.workflow().state();
+    if (s == WorkflowState.CREATED || s == WorkflowState.COPYING) {
+      throw new SwitchRefusedException(
+          step
+              + " refused for workflow "
+              + h.runner.spec().name()
+              + ": it is "
+              + s
+              + "; a "
+              + step
+              + " runs once the copy is done");
+    }
   }
 
   /** {@code {clean, tables: [per table over all targets], targets: [each report]}}. */

@@ -171,13 +171,41 @@ public final class WorkflowRunner implements AutoCloseable {
    * A diff of every target against the source at one consistent position; records whether it was
    * clean.
    *
-   * @throws SwitchRefusedException if the source's capture has stopped for good, before the diff
-   *     starts or while it waits for the appliers to reach the source's position (then at once, not
-   *     at the end of the wait's timeout); the appliers run on as before
+   * @throws SwitchRefusedException if the forward streams no longer run (writes are switched), or
+   *     if the source's capture has stopped for good, before the diff starts or while it waits for
+   *     the appliers to reach the source's position (then at once, not at the end of the wait's
+   *     timeout); the appliers run on as before
    */
   public List<DiffReport> diff() throws Exception {
+    List<DiffReport> reports = differ("diff").runAll();
+    recordDiff(reports);
+    return reports;
+  }
+
+  /**
+   * A repair of every target, then a diff: the diff at one consistent position writes the source's
+   * rows over mismatched and missing target rows and deletes the target's extra rows (the appliers
+   * stay stopped at that position meanwhile), then every target is diffed again ({@link
+   * Differ#repairAll()}). Records whether the second diff was clean.
+   *
+   * @return per target, what the repair found and fixed, and the diff after it
+   * @throws SwitchRefusedException as {@link #diff()}
+   */
+  public List<Differ.RepairResult> repair() throws Exception {
+    List<Differ.RepairResult> results = differ("repair").repairAll();
+    recordDiff(results.stream().map(Differ.RepairResult::verified).toList());
+    return results;
+  }
+
+  /**
+   * The differ of every target against the source, with the forward appliers under its control.
+   *
+   * @param step what it is for, named in a refusal
+   */
+  private Differ differ(String step) {
+    refuseIfForwardStopped(step);
     // the diff runs the appliers to the source's position, which a stopped capture never publishes
-    streams.refuseIfCaptureStopped(spec.sources(), "diff");
+    streams.refuseIfCaptureStopped(spec.sources(), step);
     ShardServer source = spec.sources().get(0);
     List<CopyTarget> targets = new ArrayList<>();
     List<StreamControl> controls = new ArrayList<>();
@@ -192,28 +220,50 @@ public final class WorkflowRunner implements AutoCloseable {
     }
     diffChunks.set(0);
     // one diff for every target: the source is read once, its rows routed by keyspace id
-    List<DiffReport> reports =
-        new Differ(
-                new DiffSpec(
-                    spec.name(),
-                    spec.keyspace(),
-                    source.endpoint(),
-                    targets,
-                    spec.tables(),
-                    spec.vschema()),
-                DifferConfig.defaults(),
-                controls,
-                (table, chunk, lastKey) -> {
-                  diffTable = table;
-                  diffChunks.incrementAndGet();
-                })
-            .runAll();
+    return new Differ(
+        new DiffSpec(
+            spec.name(),
+            spec.keyspace(),
+            source.endpoint(),
+            targets,
+            spec.tables(),
+            spec.vschema()),
+        DifferConfig.defaults(),
+        controls,
+        (table, chunk, lastKey) -> {
+          diffTable = table;
+          diffChunks.incrementAndGet();
+        });
+  }
+
+  /**
+   * Refuses a diff or repair once the forward streams no longer run: after the write switch the
+   * targets take the writes and the source follows them, so the targets are no longer compared at a
+   * position of the source.
+   */
+  private void refuseIfForwardStopped(String step) {
+    for (ShardServer t : spec.targets()) {
+      if (streams.forward().get(t.shard()) == null) {
+        throw new SwitchRefusedException(
+            "workflow "
+                + spec.name()
+                + ": "
+                + step
+                + " refused: the streams from the source to the targets no longer run (the"
+                + " workflow is "
+                + workflow.state()
+                + "); a diff compares the targets with the source while those streams keep them"
+                + " in step: run reverse-traffic first to diff again");
+      }
+    }
+  }
+
+  private void recordDiff(List<DiffReport> reports) {
     diffTable = null;
     lastDiff = List.copyOf(reports);
     workflow =
         engine.update(
             workflow.withDiff(reports.stream().allMatch(DiffReport::isClean), Instant.now()));
-    return reports;
   }
 
   /** The reports of the last diff this runner ran; empty if none. */
