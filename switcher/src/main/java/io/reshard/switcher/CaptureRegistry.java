@@ -91,9 +91,12 @@ public final class CaptureRegistry implements AutoCloseable {
 
   /**
    * Makes sure capture of {@code s} runs, and waits until it has committed a position covering the
-   * server's position now: from then on every change of the shard reaches its topic.
+   * server's position now: from then on every change of the shard reaches its topic. The wait reads
+   * the capture's {@link #failure} between polls, so a capture stopped for good ends it at once.
    *
    * @return the committed position, read anew on every call
+   * @throws SwitchRefusedException at once if the capture has stopped for good (before or during
+   *     the wait), naming it and its error (which says what to change); nothing else has changed
    * @throws ReshardException if capture did not get there within {@code timeout}
    */
   public Supplier<Optional<CapturePosition>> ensure(
@@ -105,22 +108,57 @@ public final class CaptureRegistry implements AutoCloseable {
     }
     waker.run();
     GtidPosition now = ServerFence.position(s);
+    awaitCovers(s.shard(), committed, now, timeout, () -> failure(spec.keyspace(), s.shard()));
+    return committed;
+  }
+
+  /** How often {@link #awaitCovers} reads the committed position and the capture's failure. */
+  static final Duration POLL = Duration.ofMillis(10);
+
+  /**
+   * Waits until {@code committed} covers {@code position}, reading it and {@code failure} every
+   * {@link #POLL}.
+   *
+   * @param shard the captured shard, for the messages
+   * @param failure the error that stopped the capture for good, or empty while it runs or retries
+   * @throws SwitchRefusedException once {@code failure} names one (the capture does not start again
+   *     by itself, so the position would never be reached)
+   * @throws ReshardException if {@code committed} does not cover {@code position} within {@code
+   *     timeout}
+   * @throws InterruptedException if this thread is interrupted
+   */
+  static void awaitCovers(
+      String shard,
+      Supplier<Optional<CapturePosition>> committed,
+      GtidPosition position,
+      Duration timeout,
+      Supplier<Optional<String>> failure)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!committed.get().map(p -> p.gtids().covers(now)).orElse(false)) {
+    while (!committed.get().map(p -> p.gtids().covers(position)).orElse(false)) {
+      Optional<String> why = failure.get();
+      if (why.isPresent()) {
+        throw new SwitchRefusedException(
+            "the capture of shard "
+                + shard
+                + " has stopped, so it will not reach "
+                + position
+                + ": "
+                + why.get());
+      }
       if (System.nanoTime() > deadline) {
         throw new ReshardException(
             "capture of shard "
-                + s.shard()
+                + shard
                 + " did not reach "
-                + now
+                + position
                 + " within "
                 + timeout.toSeconds()
                 + " s; it is at "
                 + committed.get().map(Object::toString).orElse("nothing yet"));
       }
-      Thread.sleep(10);
+      Thread.sleep(POLL.toMillis());
     }
-    return committed;
   }
 
   /** The committed position of the capture of {@code keyspace/shard}, if it runs here. */

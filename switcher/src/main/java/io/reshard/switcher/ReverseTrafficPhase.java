@@ -82,9 +82,10 @@ final class ReverseTrafficPhase {
     steps.mark("read G");
     // stop points first: each reverse applier holds every target's topic at its G and stops in
     // the commit that reaches the last one (never applying anything after G)
-    if (!streams.runToAndPause(streams.reverse(), g, spec.catchUpTimeout())) {
+    if (!streams.runToAndPause(streams.reverse(), g, spec.catchUpTimeout(), spec.targets())) {
       streams.resume(streams.reverse());
-      throw abort(w, "the sources did not apply " + g + " in time", null);
+      String why = streams.captureFailure(spec.targets()).map(f -> ": " + f).orElse(" in time");
+      throw abort(w, "the sources did not apply " + g + why, null);
     }
     steps.mark("catch-up and pause");
     Map<String, GtidPosition> p0 = new LinkedHashMap<>();

@@ -199,12 +199,19 @@ final class Streams implements AutoCloseable {
    * not have applied yet) and waits until each has applied them and stopped there: the catch-up and
    * the pause in one wait, woken by the commit that stops each stream. An applier of several topics
    * (the reverse stream of a split) holds each topic at its stop point and stops once all are
-   * reached. On false the stop points stay set; {@link #resume} clears them.
+   * reached. The wait reads the captures of {@code from} between waits of {@link
+   * StreamSeams#CAPTURE_CHECK}: once one has stopped for good ({@link #captureFailure}) it ends at
+   * once, as on a timeout. On false the stop points stay set; {@link #resume} clears them.
    *
-   * @return false if an applier did not stop there within {@code timeout}, or is in error
+   * @param from the shards whose topics {@code appliers} read
+   * @return false if an applier did not stop there within {@code timeout}, is in error, or a
+   *     capture of {@code from} stopped for good meanwhile
    */
   boolean runToAndPause(
-      Map<String, ApplyEngine> appliers, Map<String, GtidPosition> positions, Duration timeout) {
+      Map<String, ApplyEngine> appliers,
+      Map<String, GtidPosition> positions,
+      Duration timeout,
+      List<ShardServer> from) {
     Map<String, GtidPosition> byTopic = new LinkedHashMap<>();
     positions.forEach((shard, p) -> byTopic.put(topic(shard), p));
     for (ApplyEngine a : appliers.values()) {
@@ -212,14 +219,30 @@ final class Streams implements AutoCloseable {
     }
     long deadline = System.nanoTime() + timeout.toNanos();
     for (ApplyEngine a : appliers.values()) {
-      for (Map.Entry<String, GtidPosition> p : positions.entrySet()) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0 || !a.awaitStopped(topic(p.getKey()), p.getValue(), Duration.ofNanos(left))) {
+      for (Map.Entry<String, GtidPosition> p : byTopic.entrySet()) {
+        if (!awaitStopped(a, p.getKey(), p.getValue(), deadline, from)) {
           return false;
         }
       }
     }
     return true;
+  }
+
+  private boolean awaitStopped(
+      ApplyEngine a, String topic, GtidPosition p, long deadline, List<ShardServer> from) {
+    while (true) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0 || captureFailure(from).isPresent()) {
+        return false;
+      }
+      long slice = Math.min(left, StreamSeams.CAPTURE_CHECK.toNanos());
+      if (a.awaitStopped(topic, p, Duration.ofNanos(slice))) {
+        return true;
+      }
+      if (a.state() == StreamsTable.State.ERROR) {
+        return false;
+      }
+    }
   }
 
   /** Lets every applier of {@code appliers} run on: their stop points are cleared. */

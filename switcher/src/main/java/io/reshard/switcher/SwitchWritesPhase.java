@@ -66,9 +66,7 @@ final class SwitchWritesPhase {
     // capture the targets before the drain, so the fenced window never waits for a capture to
     // start; the reverse streams start later, from the targets' positions at step 6
     steps.begin();
-    for (ShardServer t : spec.targets()) {
-      streams.ensureCapture(t, Duration.ofSeconds(60));
-    }
+    captureTargets();
     steps.mark("prepare capture");
     // every connection the window needs is opened before it (a handshake costs milliseconds), and
     // before the state changes, so that a failure here leaves nothing to roll back
@@ -92,7 +90,7 @@ final class SwitchWritesPhase {
           g);
       // the stop point is set before the catch-up, so each applier stops in the very commit that
       // applies G (DESIGN 4.8 step 4: it never applies anything after G) and wakes us
-      if (!streams.runToAndPause(streams.forward(), g, spec.catchUpTimeout())) {
+      if (!streams.runToAndPause(streams.forward(), g, spec.catchUpTimeout(), spec.sources())) {
         streams.resume(streams.forward());
         unfence(w, before);
         throw new CutoverAbortedException(
@@ -100,9 +98,11 @@ final class SwitchWritesPhase {
                 + spec.name()
                 + ": the targets did not apply "
                 + g
-                + " within "
-                + spec.catchUpTimeout().toMillis()
-                + " ms; the sources are writable again, the shard map is unchanged",
+                + streams
+                    .captureFailure(spec.sources())
+                    .map(f -> ": " + f)
+                    .orElse(" within " + spec.catchUpTimeout().toMillis() + " ms")
+                + "; the sources are writable again, the shard map is unchanged",
             null);
       }
       steps.mark("catch-up and pause");
@@ -118,6 +118,22 @@ final class SwitchWritesPhase {
     steps.mark("after: stop forward streams");
     LOG.info("workflow {}: writes switched; {}", spec.name(), steps);
     return w;
+  }
+
+  /**
+   * Starts (or checks) the targets' captures, which the reverse streams will read; before the state
+   * changes, so a failure leaves nothing to roll back.
+   *
+   * @throws SwitchRefusedException at once if a target's capture has stopped for good
+   */
+  private void captureTargets() throws Exception {
+    try {
+      for (ShardServer t : spec.targets()) {
+        streams.ensureCapture(t, Duration.ofSeconds(60));
+      }
+    } catch (SwitchRefusedException e) {
+      throw new SwitchRefusedException(refusal(e.getMessage()));
+    }
   }
 
   /**
@@ -239,6 +255,9 @@ final class SwitchWritesPhase {
               + ", and writes switch only after the copy is done (RUNNING or READS_SWITCHED)");
     }
     reasons.addAll(streams.problems(spec.maxLag()));
+    // the reverse streams read the targets' captures: one stopped for good would make the switch
+    // wait for it in vain, and leave no way back
+    streams.captureFailure(spec.targets()).ifPresent(reasons::add);
     if (!force && !Boolean.TRUE.equals(w.lastDiffClean())) {
       reasons.add(
           w.lastDiffClean() == null
@@ -246,12 +265,12 @@ final class SwitchWritesPhase {
               : "the last diff found differences (fix them, or use --force)");
     }
     if (!reasons.isEmpty()) {
-      throw new SwitchRefusedException(
-          "switch-traffic --writes refused for workflow "
-              + spec.name()
-              + ": "
-              + String.join("; ", reasons));
+      throw new SwitchRefusedException(refusal(String.join("; ", reasons)));
     }
+  }
+
+  private String refusal(String reasons) {
+    return "switch-traffic --writes refused for workflow " + spec.name() + ": " + reasons;
   }
 
   private Map<String, GtidPosition> fenceAndReadPositions(

@@ -271,7 +271,13 @@ public final class WorkflowRunner implements AutoCloseable {
     return lastDiff;
   }
 
-  /** Reads of the moved range go to the targets (replication lag is the staleness bound). */
+  /**
+   * Reads of the moved range go to the targets (replication lag is the staleness bound).
+   *
+   * @throws SwitchRefusedException if the workflow is not in a state to switch reads, the next map
+   *     would be invalid, or the sources' capture has stopped for good (the targets would serve
+   *     reads that no longer receive changes); nothing changed
+   */
   public Workflow switchReads() {
     if (!workflow.state().canMoveTo(WorkflowState.READS_SWITCHED)) {
       throw new SwitchRefusedException(
@@ -281,6 +287,7 @@ public final class WorkflowRunner implements AutoCloseable {
               + workflow.state()
               + "; reads switch once the copy is done and before writes switch");
     }
+    streams.refuseIfCaptureStopped(spec.sources(), "switch-traffic --reads");
     try {
       MapChanges.targetsRead(publisher.newest().orElseThrow(), spec); // valid before anything moves
     } catch (IllegalArgumentException e) {
@@ -519,9 +526,14 @@ public final class WorkflowRunner implements AutoCloseable {
    * Resumes every stream stopped in error whose applier still runs: one stopped on a DDL or
    * truncate passes over that statement (the operator applied it to the targets), one stopped on a
    * row its target refused retries the row (the operator fixed the target). See {@link
-   * io.reshard.cdc.ApplyEngine#resumeAfterError}.
+   * io.reshard.cdc.ApplyEngine#resumeAfterError}. A stream shown in error because the capture it
+   * reads has stopped for good is not one of them: resuming does not start a capture again. Call it
+   * from the thread that drives this runner.
    *
    * @return the shards whose streams were resumed (empty if none was in error)
+   * @throws SwitchRefusedException if the capture of a shard a running stream reads has stopped for
+   *     good, naming it and its error, after the streams above were resumed (the message lists
+   *     them)
    */
   public List<String> resumeStreams() {
     List<String> resumed = new ArrayList<>();
@@ -535,7 +547,28 @@ public final class WorkflowRunner implements AutoCloseable {
             }
           });
     }
+    refuseIfCaptureStopped(resumed);
     return resumed;
+  }
+
+  private void refuseIfCaptureStopped(List<String> resumed) {
+    Optional<String> stopped =
+        streams.forward().isEmpty() ? Optional.empty() : streams.captureFailure(spec.sources());
+    if (stopped.isEmpty() && !streams.reverse().isEmpty()) {
+      stopped = streams.captureFailure(spec.targets());
+    }
+    if (stopped.isPresent()) {
+      throw new SwitchRefusedException(
+          "workflow "
+              + spec.name()
+              + ": resume refused: "
+              + stopped.get()
+              + ". resume does not start a capture again: do what the capture's message says,"
+              + " then restart the daemon, which starts the capture again"
+              + (resumed.isEmpty()
+                  ? ""
+                  : " (the streams into " + resumed + " stopped in error were resumed)"));
+    }
   }
 
   /** The largest apply lag of the forward streams, in ms. */

@@ -1,0 +1,76 @@
+package io.reshard.switcher;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.reshard.cdc.CapturePosition;
+import io.reshard.cdc.GtidPosition;
+import io.reshard.router.ReshardException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class CaptureRegistryTest {
+  private static final GtidPosition AT = GtidPosition.parse("0-1-5");
+  private static final GtidPosition TARGET = GtidPosition.parse("0-1-9");
+
+  @Test
+  void aCaptureThatStopsDuringTheWaitEndsItAtOnceWithItsMessage() throws Exception {
+    AtomicReference<Optional<String>> failure = new AtomicReference<>(Optional.empty());
+    Thread stopper =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(300);
+              } catch (InterruptedException e) {
+                return;
+              }
+              failure.set(Optional.of("raise max.message.bytes"));
+            });
+    long start = System.nanoTime();
+    stopper.start();
+    SwitchRefusedException e =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                CaptureRegistry.awaitCovers(
+                    "c0-e0",
+                    () -> Optional.of(CapturePosition.at(AT)),
+                    TARGET,
+                    Duration.ofSeconds(60),
+                    failure::get));
+    long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+    stopper.join();
+    assertTrue(millis < 5000, "ended after " + millis + " ms");
+    assertTrue(e.getMessage().contains("the capture of shard c0-e0 has stopped"), e.getMessage());
+    assertTrue(e.getMessage().contains("raise max.message.bytes"), e.getMessage());
+  }
+
+  @Test
+  void aCaptureThatRunsButLagsStillTimesOut() {
+    ReshardException e =
+        assertThrows(
+            ReshardException.class,
+            () ->
+                CaptureRegistry.awaitCovers(
+                    "c0-e0",
+                    () -> Optional.of(CapturePosition.at(AT)),
+                    TARGET,
+                    Duration.ofMillis(100),
+                    Optional::empty));
+    assertFalse(e instanceof SwitchRefusedException, e.getMessage());
+    assertTrue(e.getMessage().contains("did not reach 0-1-9 within"), e.getMessage());
+  }
+
+  @Test
+  void aCoveredPositionEndsTheWaitEvenIfTheCaptureStoppedAfterIt() throws Exception {
+    CaptureRegistry.awaitCovers(
+        "c0-e0",
+        () -> Optional.of(CapturePosition.at(TARGET)),
+        AT,
+        Duration.ofSeconds(1),
+        () -> Optional.of("stopped"));
+  }
+}
