@@ -561,7 +561,9 @@ final class WorkflowCommand {
       description =
           "Resume the streams stopped in error (see workflow status): one stopped on a DDL passes"
               + " over it once you have applied it to the targets; one stopped on a row its target"
-              + " refused tries the row again once you have fixed the target.")
+              + " refused tries the row again once you have fixed the target. It does not start"
+              + " a capture that stopped for good again: then it refuses, naming that capture (do"
+              + " what its message says, then restart the daemon).")
   static final class Resume extends Base {
     @Parameters(index = "0", description = "The workflow's name.")
     String name;
