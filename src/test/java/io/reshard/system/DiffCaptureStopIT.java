@@ -14,8 +14,6 @@ import io.reshard.cdc.GtidPosition;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.copier.CopierConfig;
 import io.reshard.differ.DiffReport;
-import io.reshard.router.KeyRange;
-import io.reshard.router.ReshardSchema;
 import io.reshard.router.ShardAssignment;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
@@ -37,7 +35,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +74,8 @@ class DiffCaptureStopIT {
   void aCaptureStoppingWhileTheDiffWaitsEndsTheDiffAtOnce(TestCluster cluster) throws Exception {
     String ks = cluster.database();
     ClusterDescriptor.Server source = cluster.shards().get(3);
-    long ch = setUpSchema(cluster, ks);
+    List<ShardAssignment> v1 = SplitFixture.prepare(cluster, ks);
+    long ch = SplitFixture.channelIn("c0-");
     cluster.execute(
         source,
         "CREATE TABLE big (id BIGINT PRIMARY KEY, b LONGTEXT) ENGINE=InnoDB",
@@ -85,17 +83,10 @@ class DiffCaptureStopIT {
     VSchema vschema = VSchema.parse(SplitLifecycleIT.VSCHEMA);
     ShardMapTopicConfig topic = SplitLifecycleIT.shardMapTopic(cluster);
     WorkflowSpec spec =
-        new WorkflowSpec(
+        SplitFixture.spec(
+            cluster,
             "capture-stops",
-            ks,
-            vschema,
-            List.of(SplitLifecycleIT.server("c0-", source, CAPTURE_ID)),
-            List.of(
-                SplitLifecycleIT.server("c0-e0", cluster.spares().get(0), 7602),
-                SplitLifecycleIT.server("e0-", cluster.spares().get(1), 7603)),
-            cluster.bootstrap(),
-            cluster.topicPrefix(),
-            topic.topic(),
+            CAPTURE_ID,
             Duration.ofMillis(500),
             Duration.ofSeconds(2),
             Duration.ofSeconds(3));
@@ -122,7 +113,7 @@ class DiffCaptureStopIT {
         WorkflowRunner runner =
             new WorkflowRunner(
                 spec, new WorkflowEngine(store, Clock.systemUTC()), publisher, captures)) {
-      publisher.publish(ShardMap.first(ks, vschema, firstMap(cluster)));
+      publisher.publish(ShardMap.first(ks, vschema, v1));
       runner.create();
       runner.copy(CopierConfig.defaults());
       assertEquals(WorkflowState.RUNNING, runner.workflow().state());
@@ -177,43 +168,6 @@ class DiffCaptureStopIT {
     } finally {
       capture.get().close();
     }
-  }
-
-  /** The test's tables, fences and the first map's shard servers; a channel of range c0-. */
-  private static long setUpSchema(TestCluster cluster, String ks) throws Exception {
-    for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
-      cluster.execute(
-          s,
-          "CREATE TABLE IF NOT EXISTS messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL,"
-              + " body VARCHAR(100)) ENGINE=InnoDB");
-    }
-    for (int i = 0; i < 4; i++) {
-      try (Connection c = cluster.connect(cluster.shards().get(i))) {
-        ReshardSchema.create(c);
-        ReshardSchema.setFence(c, ks, SplitLifecycleIT.SHARDS.get(i), 1, true);
-      }
-    }
-    for (ClusterDescriptor.Server spare : cluster.spares()) {
-      cluster.execute(spare, "DROP TABLE messages");
-    }
-    long ch = 1;
-    while (!KeyRange.parse("c0-").contains(SplitLifecycleIT.HASH.keyspaceId(ch))) {
-      ch++;
-    }
-    return ch;
-  }
-
-  private static List<ShardAssignment> firstMap(TestCluster cluster) {
-    List<ShardAssignment> v1 = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      v1.add(
-          new ShardAssignment(
-              KeyRange.parse(SplitLifecycleIT.SHARDS.get(i)),
-              cluster.shards().get(i).name(),
-              true,
-              true));
-    }
-    return v1;
   }
 
   private static CaptureEngine started(Map<String, String> config) {

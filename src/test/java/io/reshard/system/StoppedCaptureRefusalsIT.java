@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.copier.CopierConfig;
-import io.reshard.router.KeyRange;
-import io.reshard.router.ReshardSchema;
 import io.reshard.router.ShardAssignment;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
@@ -23,12 +21,8 @@ import io.reshard.switcher.WorkflowSpec;
 import io.reshard.switcher.WorkflowState;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -55,23 +49,20 @@ class StoppedCaptureRefusalsIT {
     VSchema vschema = VSchema.parse(SplitLifecycleIT.VSCHEMA);
     ClusterDescriptor.Server source = cluster.shards().get(3);
     ClusterDescriptor.Server target = cluster.spares().get(0);
-    List<ShardAssignment> v1 = setUpSchema(cluster, ks, source, target);
-    long ch = channelOf("c0-e0");
+    List<ShardAssignment> v1 = SplitFixture.prepare(cluster, ks);
+    // not a moved table: only its 2 MB row matters, which no change topic takes
+    for (ClusterDescriptor.Server s : List.of(source, target)) {
+      cluster.execute(s, "CREATE TABLE big (id BIGINT PRIMARY KEY, b LONGTEXT) ENGINE=InnoDB");
+    }
+    long ch = SplitFixture.channelIn("c0-e0");
     cluster.execute(
         source, "INSERT INTO messages SELECT seq, " + ch + ", CONCAT('m', seq) FROM seq_1_to_100");
     ShardMapTopicConfig topic = SplitLifecycleIT.shardMapTopic(cluster);
     WorkflowSpec spec =
-        new WorkflowSpec(
+        SplitFixture.spec(
+            cluster,
             "stopped-capture",
-            ks,
-            vschema,
-            List.of(SplitLifecycleIT.server("c0-", source, 7701)),
-            List.of(
-                SplitLifecycleIT.server("c0-e0", target, 7702),
-                SplitLifecycleIT.server("e0-", cluster.spares().get(1), 7703)),
-            cluster.bootstrap(),
-            cluster.topicPrefix(),
-            topic.topic(),
+            7701,
             Duration.ofSeconds(5),
             Duration.ofSeconds(2),
             Duration.ofSeconds(30));
@@ -105,7 +96,10 @@ class StoppedCaptureRefusalsIT {
       assertEquals(WorkflowState.RUNNING, store.load("stopped-capture").orElseThrow().state());
       assertEquals(version, publisher.newest().orElseThrow().version(), "the map is unchanged");
       assertFalse(SplitLifecycleIT.readOnly(source), "the source stays writable");
-      assertEquals(1, writable(cluster, source, ks), "the source's fence row stays writable");
+      assertEquals(
+          1,
+          SplitFixture.sourceFenceWritable(cluster, ks),
+          "the source's fence row stays writable");
 
       // the sources' capture stopped for good: no read switch, and resume says why
       cluster.execute(source, BIG_ROW);
@@ -147,63 +141,6 @@ class StoppedCaptureRefusalsIT {
     while (captures.failure(ks, shard).isEmpty()) {
       assertTrue(System.nanoTime() < deadline, "the capture of " + shard + " did not stop");
       Thread.sleep(100);
-    }
-  }
-
-  /** Tables on every server, fence rows and the first map of the four shards. */
-  private static List<ShardAssignment> setUpSchema(
-      TestCluster cluster,
-      String ks,
-      ClusterDescriptor.Server source,
-      ClusterDescriptor.Server target)
-      throws Exception {
-    for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
-      cluster.execute(
-          s,
-          "CREATE TABLE IF NOT EXISTS messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL,"
-              + " body VARCHAR(100)) ENGINE=InnoDB");
-    }
-    List<ShardAssignment> v1 = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      ClusterDescriptor.Server s = cluster.shards().get(i);
-      try (Connection c = cluster.connect(s)) {
-        ReshardSchema.create(c);
-        ReshardSchema.setFence(c, ks, SplitLifecycleIT.SHARDS.get(i), 1, true);
-      }
-      v1.add(
-          new ShardAssignment(
-              KeyRange.parse(SplitLifecycleIT.SHARDS.get(i)), s.name(), true, true));
-    }
-    for (ClusterDescriptor.Server spare : cluster.spares()) {
-      cluster.execute(spare, "DROP TABLE messages");
-    }
-    // not a moved table: only its 2 MB row matters, which no change topic takes
-    for (ClusterDescriptor.Server s : List.of(source, target)) {
-      cluster.execute(s, "CREATE TABLE big (id BIGINT PRIMARY KEY, b LONGTEXT) ENGINE=InnoDB");
-    }
-    return v1;
-  }
-
-  private static long channelOf(String range) {
-    KeyRange r = KeyRange.parse(range);
-    long ch = 1;
-    while (!r.contains(SplitLifecycleIT.HASH.keyspaceId(ch))) {
-      ch++;
-    }
-    return ch;
-  }
-
-  private static int writable(TestCluster cluster, ClusterDescriptor.Server s, String ks)
-      throws Exception {
-    try (Connection c = cluster.connect(s);
-        Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                "SELECT writable FROM _reshard.fence WHERE keyspace = '"
-                    + ks
-                    + "' AND shard = 'c0-'")) {
-      assertTrue(rs.next());
-      return rs.getInt(1);
     }
   }
 }

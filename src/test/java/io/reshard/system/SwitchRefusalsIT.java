@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.copier.CopierConfig;
-import io.reshard.router.KeyRange;
-import io.reshard.router.ReshardSchema;
 import io.reshard.router.ShardAssignment;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
@@ -25,11 +23,9 @@ import io.reshard.switcher.WorkflowStatus;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -47,46 +43,17 @@ class SwitchRefusalsIT {
   void lagAboveTheLimitRefusesAndACatchUpTimeoutRollsBack(TestCluster cluster) throws Exception {
     String ks = cluster.database();
     VSchema vschema = VSchema.parse(SplitLifecycleIT.VSCHEMA);
-    List<ShardAssignment> v1 = new ArrayList<>();
-    for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
-      cluster.execute(
-          s,
-          "CREATE TABLE IF NOT EXISTS messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL,"
-              + " body VARCHAR(100)) ENGINE=InnoDB");
-    }
-    for (int i = 0; i < 4; i++) {
-      ClusterDescriptor.Server s = cluster.shards().get(i);
-      try (Connection c = cluster.connect(s)) {
-        ReshardSchema.create(c);
-        ReshardSchema.setFence(c, ks, SplitLifecycleIT.SHARDS.get(i), 1, true);
-      }
-      v1.add(
-          new ShardAssignment(
-              KeyRange.parse(SplitLifecycleIT.SHARDS.get(i)), s.name(), true, true));
-    }
-    for (ClusterDescriptor.Server spare : cluster.spares()) {
-      cluster.execute(spare, "DROP TABLE messages");
-    }
+    List<ShardAssignment> v1 = SplitFixture.prepare(cluster, ks);
     ClusterDescriptor.Server source = cluster.shards().get(3);
-    long ch = 1;
-    while (!KeyRange.parse("c0-").contains(SplitLifecycleIT.HASH.keyspaceId(ch))) {
-      ch++;
-    }
+    long ch = SplitFixture.channelIn("c0-");
     cluster.execute(
         source, "INSERT INTO messages SELECT seq, " + ch + ", CONCAT('m', seq) FROM seq_1_to_200");
     ShardMapTopicConfig topic = SplitLifecycleIT.shardMapTopic(cluster);
     WorkflowSpec spec =
-        new WorkflowSpec(
+        SplitFixture.spec(
+            cluster,
             "held-back",
-            ks,
-            vschema,
-            List.of(SplitLifecycleIT.server("c0-", source, 7501)),
-            List.of(
-                SplitLifecycleIT.server("c0-e0", cluster.spares().get(0), 7502),
-                SplitLifecycleIT.server("e0-", cluster.spares().get(1), 7503)),
-            cluster.bootstrap(),
-            cluster.topicPrefix(),
-            topic.topic(),
+            7501,
             Duration.ofMillis(500),
             Duration.ofSeconds(2),
             Duration.ofSeconds(3));
@@ -133,7 +100,10 @@ class SwitchRefusalsIT {
       assertEquals(WorkflowState.RUNNING, runner.workflow().state(), "back where it started");
       assertEquals(version, publisher.newest().orElseThrow().version(), "the map is unchanged");
       assertFalse(SplitLifecycleIT.readOnly(source), "the source is writable again");
-      assertEquals(1, writable(cluster, source, ks), "the source's fence row is writable again");
+      assertEquals(
+          1,
+          SplitFixture.sourceFenceWritable(cluster, ks),
+          "the source's fence row is writable again");
       cluster.execute(
           source, "INSERT INTO messages VALUES (999999, " + ch + ", 'after the rollback')");
 
@@ -186,20 +156,6 @@ class SwitchRefusalsIT {
     while (runner.maxLagMillis() > 100) {
       assertTrue(System.nanoTime() < deadline, "the stream did not catch up");
       Thread.sleep(100);
-    }
-  }
-
-  private static int writable(TestCluster cluster, ClusterDescriptor.Server s, String ks)
-      throws Exception {
-    try (Connection c = cluster.connect(s);
-        Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                "SELECT writable FROM _reshard.fence WHERE keyspace = '"
-                    + ks
-                    + "' AND shard = 'c0-'")) {
-      assertTrue(rs.next());
-      return rs.getInt(1);
     }
   }
 }
