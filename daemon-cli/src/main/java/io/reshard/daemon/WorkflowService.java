@@ -501,7 +501,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             + h.runner.spec().name()
             + ": repair wrote or deleted "
             + fixed
-            + " rows on the targets; the diff after it is "
+            + (fixed == 1 ? " row" : " rows")
+            + " on the targets; the diff after it is "
             + (clean ? "clean" : "not clean")
             + "\nfound and repaired:\n"
             + String.join("\n", repaired.stream().map(DiffReport::toTable).toList())

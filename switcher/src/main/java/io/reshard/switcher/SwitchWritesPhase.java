@@ -122,9 +122,12 @@ final class SwitchWritesPhase {
 
   /**
    * Starts (or checks) the targets' captures, which the reverse streams will read; before the state
-   * changes, so a failure leaves nothing to roll back.
+   * changes, so a failure leaves nothing to roll back. A capture that had failed is started again
+   * here (until the switch the targets' captures serve no stream, so an old failure, say from
+   * before the targets held the keyspace, is not a reason to refuse).
    *
-   * @throws SwitchRefusedException at once if a target's capture has stopped for good
+   * @throws SwitchRefusedException at once if a target's capture stops for good (again) while it is
+   *     awaited
    */
   private void captureTargets() throws Exception {
     try {
@@ -255,9 +258,6 @@ final class SwitchWritesPhase {
               + ", and writes switch only after the copy is done (RUNNING or READS_SWITCHED)");
     }
     reasons.addAll(streams.problems(spec.maxLag()));
-    // the reverse streams read the targets' captures: one stopped for good would make the switch
-    // wait for it in vain, and leave no way back
-    streams.captureFailure(spec.targets()).ifPresent(reasons::add);
     if (!force && !Boolean.TRUE.equals(w.lastDiffClean())) {
       reasons.add(
           w.lastDiffClean() == null

@@ -115,10 +115,10 @@ final class KafkaPublisher implements AutoCloseable {
               + maxRecordBytes
               + " bytes topic "
               + config.changeTopic()
-              + " accepts; raise the topic's max.message.bytes (and capture's"
-              + " kafka.producer.max.request.size) above "
+              + " accepts; raise the topic's max.message.bytes above "
               + size
-              + ", then restart capture");
+              + " (capture's producer follows it unless kafka.producer.max.request.size is set;"
+              + " then raise that too), then start capture again");
     }
   }
 
