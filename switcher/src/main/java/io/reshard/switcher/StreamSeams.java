@@ -99,7 +99,7 @@ public final class StreamSeams {
       public void stop() throws InterruptedException {
         GtidPosition here = applier.appliedPositions().get(topic);
         applier.stopAt(topic, here);
-        if (!awaitStopped(applier, topic, here, stopTimeout, captureStopped)) {
+        if (!awaited(applier, topic, here, stopTimeout, captureStopped)) {
           throw new RetriableReshardException(
               "the applier of "
                   + topic
@@ -114,7 +114,7 @@ public final class StreamSeams {
       public void runTo(String sourceGtidPosition, Duration timeout) throws InterruptedException {
         GtidPosition g = GtidPosition.parse(sourceGtidPosition);
         applier.runTo(topic, g);
-        if (!awaitStopped(applier, topic, g, timeout, captureStopped)) {
+        if (!awaited(applier, topic, g, timeout, captureStopped)) {
           throw new RetriableReshardException(
               "the applier of "
                   + topic
@@ -135,39 +135,79 @@ public final class StreamSeams {
     };
   }
 
+  /** How {@link #awaitStopped} ended. */
+  enum WaitEnd {
+    /** The applier stopped at its stop point with the position applied. */
+    STOPPED,
+    /** Time ran out. */
+    TIMED_OUT,
+    /** The applier is in error. */
+    IN_ERROR,
+    /** The capture it reads stopped for good. */
+    CAPTURE_STOPPED,
+    /** This thread was interrupted; its interrupt flag is left set. */
+    INTERRUPTED
+  }
+
   /**
    * Waits until the applier of {@code topic} has stopped at its stop point with {@code position}
    * applied, in waits of {@link #CAPTURE_CHECK}, reading {@code captureStopped} after each.
    *
-   * @return true once it has; false on timeout or once the applier is in error
-   * @throws SwitchRefusedException once {@code captureStopped} names a stopped capture
-   * @throws InterruptedException if this thread is interrupted
+   * @param deadline {@link System#nanoTime()} at which the wait times out
+   * @param captureStopped why the capture the applier reads stopped for good, or empty while it
+   *     runs
    */
-  static boolean awaitStopped(
+  static WaitEnd awaitStopped(
+      ApplyEngine applier,
+      String topic,
+      GtidPosition position,
+      long deadline,
+      Supplier<Optional<String>> captureStopped) {
+    while (true) {
+      long slice = Math.min(CAPTURE_CHECK.toNanos(), Math.max(0, deadline - System.nanoTime()));
+      if (applier.awaitStopped(topic, position, Duration.ofNanos(slice))) {
+        return WaitEnd.STOPPED;
+      }
+      if (Thread.currentThread().isInterrupted()) {
+        return WaitEnd.INTERRUPTED;
+      }
+      if (captureStopped.get().isPresent()) {
+        return WaitEnd.CAPTURE_STOPPED;
+      }
+      if (applier.state() == StreamsTable.State.ERROR) {
+        return WaitEnd.IN_ERROR;
+      }
+      if (deadline - System.nanoTime() <= 0) {
+        return WaitEnd.TIMED_OUT;
+      }
+    }
+  }
+
+  /**
+   * {@link #awaitStopped} for the diff's controls.
+   *
+   * @return true once the applier stopped there; false on timeout or once it is in error
+   * @throws SwitchRefusedException once {@code captureStopped} names a stopped capture
+   * @throws InterruptedException if this thread is interrupted (its flag cleared)
+   */
+  private static boolean awaited(
       ApplyEngine applier,
       String topic,
       GtidPosition position,
       Duration timeout,
       Supplier<Optional<String>> captureStopped)
       throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      Duration slice = Duration.ofNanos(Math.min(CAPTURE_CHECK.toNanos(), left(deadline)));
-      if (applier.awaitStopped(topic, position, slice)) {
-        return true;
-      }
-      if (Thread.interrupted()) {
-        throw new InterruptedException("interrupted waiting for the applier of " + topic);
-      }
-      endIfCaptureStopped(captureStopped, topic, position);
-      if (left(deadline) <= 0 || applier.state() == StreamsTable.State.ERROR) {
-        return false;
-      }
+    WaitEnd end =
+        awaitStopped(
+            applier, topic, position, System.nanoTime() + timeout.toNanos(), captureStopped);
+    if (end == WaitEnd.INTERRUPTED) {
+      Thread.interrupted();
+      throw new InterruptedException("interrupted waiting for the applier of " + topic);
     }
-  }
-
-  private static long left(long deadline) {
-    return Math.max(0, deadline - System.nanoTime());
+    if (end == WaitEnd.CAPTURE_STOPPED) {
+      endIfCaptureStopped(captureStopped, topic, position);
+    }
+    return end == WaitEnd.STOPPED;
   }
 
   private static void endIfCaptureStopped(

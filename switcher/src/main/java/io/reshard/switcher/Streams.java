@@ -220,29 +220,15 @@ final class Streams implements AutoCloseable {
     long deadline = System.nanoTime() + timeout.toNanos();
     for (ApplyEngine a : appliers.values()) {
       for (Map.Entry<String, GtidPosition> p : byTopic.entrySet()) {
-        if (!awaitStopped(a, p.getKey(), p.getValue(), deadline, from)) {
+        StreamSeams.WaitEnd end =
+            StreamSeams.awaitStopped(
+                a, p.getKey(), p.getValue(), deadline, () -> captureFailure(from));
+        if (end != StreamSeams.WaitEnd.STOPPED) {
           return false;
         }
       }
     }
     return true;
-  }
-
-  private boolean awaitStopped(
-      ApplyEngine a, String topic, GtidPosition p, long deadline, List<ShardServer> from) {
-    while (true) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0 || captureFailure(from).isPresent()) {
-        return false;
-      }
-      long slice = Math.min(left, StreamSeams.CAPTURE_CHECK.toNanos());
-      if (a.awaitStopped(topic, p, Duration.ofNanos(slice))) {
-        return true;
-      }
-      if (a.state() == StreamsTable.State.ERROR) {
-        return false;
-      }
-    }
   }
 
   /** Lets every applier of {@code appliers} run on: their stop points are cleared. */
