@@ -8,12 +8,12 @@ import io.reshard.cdc.ApplyEngine;
 import io.reshard.cdc.CaptureConfig;
 import io.reshard.cdc.CaptureEngine;
 import io.reshard.cdc.ChangeRecords;
-import io.reshard.cdc.GtidPosition;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopySpec;
-import io.reshard.copier.CopyTarget;
+import io.reshard.core.placement.TargetShard;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.differ.DiffListener;
 import io.reshard.differ.DiffReport;
 import io.reshard.differ.DiffSpec;
@@ -110,8 +110,8 @@ class ConvergenceIT {
                 endpoint(source),
                 KeyRange.parse("c0-"),
                 List.of(
-                    new CopyTarget(ranges.get(0), endpoint(targets.get(0))),
-                    new CopyTarget(ranges.get(1), endpoint(targets.get(1)))),
+                    new TargetShard(ranges.get(0), endpoint(targets.get(0))),
+                    new TargetShard(ranges.get(1), endpoint(targets.get(1)))),
                 List.of("items"),
                 VSchema.parse(VSCHEMA),
                 p0.toString());
@@ -136,8 +136,8 @@ class ConvergenceIT {
                         cluster.database(),
                         endpoint(source),
                         List.of(
-                            new CopyTarget(ranges.get(0), endpoint(targets.get(0))),
-                            new CopyTarget(ranges.get(1), endpoint(targets.get(1)))),
+                            new TargetShard(ranges.get(0), endpoint(targets.get(0))),
+                            new TargetShard(ranges.get(1), endpoint(targets.get(1)))),
                         List.of("items"),
                         VSchema.parse(VSCHEMA)),
                     DifferConfig.defaults(),

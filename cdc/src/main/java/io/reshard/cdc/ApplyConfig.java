@@ -1,5 +1,6 @@
 package io.reshard.cdc;
 
+import io.reshard.core.position.GtidPosition;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
 import java.time.Duration;

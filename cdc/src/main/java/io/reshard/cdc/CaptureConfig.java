@@ -1,5 +1,6 @@
 package io.reshard.cdc;
 
+import io.reshard.core.position.GtidPosition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

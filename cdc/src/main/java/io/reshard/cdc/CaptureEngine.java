@@ -1,6 +1,7 @@
 package io.reshard.cdc;
 
 import io.reshard.cdc.capture.CaptureSession;
+import io.reshard.core.position.CapturePosition;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package io.reshard.cdc;
 
+import io.reshard.core.position.CapturePosition;
 import java.time.Duration;
 
 /**

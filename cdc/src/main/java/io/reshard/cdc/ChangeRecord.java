@@ -1,6 +1,9 @@
 package io.reshard.cdc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.reshard.core.position.CapturePosition;
+import io.reshard.core.schema.TableSchema;
+import io.reshard.core.value.ValueCodec;
 import java.util.Map;
 
 /**

@@ -4,10 +4,11 @@
  * topic exactly once and resumably, configured by {@link io.reshard.cdc.CaptureConfig}.
  *
  * <p>The topic's contract is {@link io.reshard.cdc.ChangeRecords}; the one value representation,
- * shared with the JDBC path of the copier and the differ, is {@link io.reshard.cdc.ValueCodec} with
- * {@link io.reshard.cdc.TableSchemas} and {@link io.reshard.cdc.MariaDbCharsets}. Positions are
- * {@link io.reshard.cdc.GtidPosition} and {@link io.reshard.cdc.CapturePosition}. Errors extend
- * {@link io.reshard.cdc.CdcException}.
+ * shared with the JDBC path of the copier and the differ, is {@link
+ * io.reshard.core.value.ValueCodec} with {@link io.reshard.core.schema.TableSchemaReader} and
+ * {@link io.reshard.core.value.MariaDbCharsets}. Positions are {@link
+ * io.reshard.core.position.GtidPosition} and {@link io.reshard.core.position.CapturePosition}.
+ * Errors extend {@link io.reshard.cdc.CdcException}.
  *
  * <p>Apply (Kafka to a target shard) is not built yet.
  */

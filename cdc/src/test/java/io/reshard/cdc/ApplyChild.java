@@ -1,5 +1,6 @@
 package io.reshard.cdc;
 
+import io.reshard.core.position.GtidPosition;
 import io.reshard.router.VSchema;
 import java.io.FileInputStream;
 import java.io.InputStream;

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
 import io.reshard.router.Vindex;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
 import io.reshard.router.Vindex;

@@ -1,5 +1,6 @@
 package io.reshard.cdc;
 
+import io.reshard.core.position.CapturePosition;
 import java.io.FileInputStream;
 import java.io.InputStream;
 import java.time.Clock;

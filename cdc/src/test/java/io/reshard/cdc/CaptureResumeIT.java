@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.core.position.CapturePosition;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
 import java.io.BufferedReader;

@@ -1,6 +1,7 @@
 package io.reshard.cdc;
 
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.testkit.TestCluster;
 import java.sql.Connection;
 import java.sql.ResultSet;

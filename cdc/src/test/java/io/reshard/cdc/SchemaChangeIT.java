@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
 import java.sql.Connection;

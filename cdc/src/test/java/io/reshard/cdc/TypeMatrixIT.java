@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.TableSchema;
+import io.reshard.core.schema.TableSchemaReader;
+import io.reshard.core.value.ValueCodec;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
 import java.math.BigInteger;
@@ -277,7 +281,7 @@ class TypeMatrixIT {
       try (Statement st = c.createStatement()) {
         st.execute("SET time_zone = '+00:00'");
       }
-      TableSchema schema = TableSchemas.read(c, cluster.database(), "types").orElseThrow();
+      TableSchema schema = TableSchemaReader.read(c, cluster.database(), "types").orElseThrow();
       assertEquals(row("u", 1).schema().columns(), schema.columns());
       assertEquals(List.of("id"), schema.primaryKey());
       String select =

@@ -4,9 +4,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.reshard.copier.chunk.ProgressCounter;
 import io.reshard.copier.chunk.TableCopy;
-import io.reshard.copier.rows.Sessions;
-import io.reshard.copier.rows.ShardingKey;
-import io.reshard.copier.rows.TableSchema;
+import io.reshard.core.error.DataIntegrityException;
+import io.reshard.core.placement.ShardingKey;
+import io.reshard.core.placement.TargetShard;
+import io.reshard.core.rows.Sessions;
+import io.reshard.core.schema.TableSchema;
+import io.reshard.core.schema.TableSchemaReader;
 import io.reshard.router.ReshardException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -130,10 +133,13 @@ public final class Copier {
     try (Connection source = Sessions.open(spec.source(), spec.keyspace(), "")) {
       sqlMode = Sessions.pipelineSqlMode(Sessions.globalSqlMode(source));
       for (String t : spec.tables()) {
-        TableSchema schema = TableSchema.load(source, spec.keyspace(), t);
+        TableSchema schema = TableSchemaReader.readMoved(source, spec.keyspace(), t);
         ShardingKey.of(spec.vschema(), schema);
         tables.add(schema);
-        progress.put(t, new ProgressCounter(t, schema.estimatedRows(), clock));
+        progress.put(
+            t,
+            new ProgressCounter(
+                t, TableSchemaReader.estimatedRows(source, spec.keyspace(), t), clock));
       }
     } catch (SQLException e) {
       throw new ReshardException(
@@ -171,7 +177,7 @@ public final class Copier {
   }
 
   private void prepareTargets() {
-    for (CopyTarget t : spec.targets()) {
+    for (TargetShard t : spec.targets()) {
       try (Connection c = Sessions.open(t.endpoint(), spec.keyspace(), "")) {
         CopyStateTable.create(c);
       } catch (SQLException e) {

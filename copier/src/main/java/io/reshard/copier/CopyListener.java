@@ -1,6 +1,6 @@
 package io.reshard.copier;
 
-import io.reshard.copier.rows.RowKey;
+import io.reshard.core.rows.RowKey;
 
 /**
  * Hears the copy's named phase boundaries: tests use it to pause, inject writes, or kill the

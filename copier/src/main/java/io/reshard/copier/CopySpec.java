@@ -1,5 +1,6 @@
 package io.reshard.copier;
 
+import io.reshard.core.placement.TargetShard;
 import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KeyRange;
 import io.reshard.router.KeyspaceId;
@@ -36,7 +37,7 @@ public record CopySpec(
     String keyspace,
     JdbcEndpoint source,
     KeyRange sourceRange,
-    List<CopyTarget> targets,
+    List<TargetShard> targets,
     List<String> tables,
     VSchema vschema,
     String startPosition) {
@@ -62,7 +63,7 @@ public record CopySpec(
     if (tables.isEmpty()) {
       throw new IllegalArgumentException("workflow " + workflow + " copies no table");
     }
-    targets = targets.stream().sorted(Comparator.comparing(CopyTarget::range)).toList();
+    targets = targets.stream().sorted(Comparator.comparing(TargetShard::range)).toList();
     checkTargets(workflow, sourceRange, targets);
   }
 
@@ -79,12 +80,12 @@ public record CopySpec(
     return -1;
   }
 
-  private static void checkTargets(String workflow, KeyRange source, List<CopyTarget> targets) {
+  private static void checkTargets(String workflow, KeyRange source, List<TargetShard> targets) {
     if (targets.isEmpty()) {
       throw new CopyRefusedException("workflow " + workflow + " has no target shard");
     }
     List<KeyRange> ranges = new ArrayList<>();
-    for (CopyTarget t : targets) {
+    for (TargetShard t : targets) {
       if (!t.range().intersects(source)) {
         throw new CopyRefusedException(
             "workflow "

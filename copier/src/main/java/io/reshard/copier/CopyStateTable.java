@@ -17,8 +17,8 @@ import java.util.Optional;
  *
  * <p>Columns: {@code workflow}; {@code table_name} (DESIGN's "table"; {@code TABLE} is a reserved
  * word); {@code lastpk}, the last primary key of the last chunk committed here, stored exactly as
- * {@link io.reshard.copier.rows.RowKey#toJson} writes it (key column names and their values' bytes
- * in hex), NULL before the first chunk; {@code rows_copied} (DESIGN's "rows", also reserved), rows
+ * {@link io.reshard.core.rows.RowKey#toJson} writes it (key column names and their values' bytes in
+ * hex), NULL before the first chunk; {@code rows_copied} (DESIGN's "rows", also reserved), rows
  * written to this target by the copy, re-sent rows after a resume included; {@code done}, 1 once
  * the last chunk has been copied; {@code updated_at}.
  *

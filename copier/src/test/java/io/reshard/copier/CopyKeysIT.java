@@ -3,7 +3,7 @@ package io.reshard.copier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.reshard.copier.rows.RowKey;
+import io.reshard.core.rows.RowKey;
 import io.reshard.router.VSchema;
 import io.reshard.router.Vindex;
 import io.reshard.router.VindexType;

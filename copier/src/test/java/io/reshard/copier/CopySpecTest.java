@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.reshard.core.placement.TargetShard;
 import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KeyRange;
 import io.reshard.router.KeyspaceId;
@@ -24,7 +25,7 @@ class CopySpecTest {
         "ks",
         E,
         KeyRange.parse(source),
-        java.util.Arrays.stream(targets).map(t -> new CopyTarget(KeyRange.parse(t), E)).toList(),
+        java.util.Arrays.stream(targets).map(t -> new TargetShard(KeyRange.parse(t), E)).toList(),
         List.of("t"),
         V,
         "4-4-100");
@@ -33,7 +34,7 @@ class CopySpecTest {
   @Test
   void aSplitIsSortedAndRoutesByRange() {
     CopySpec s = spec("c0-", "e0-", "c0-e0");
-    assertEquals(List.of("c0-e0", "e0-"), s.targets().stream().map(CopyTarget::name).toList());
+    assertEquals(List.of("c0-e0", "e0-"), s.targets().stream().map(TargetShard::name).toList());
     assertEquals(0, s.targetIndexOf(KeyspaceId.fromHex("c1")));
     assertEquals(1, s.targetIndexOf(KeyspaceId.fromHex("e0")));
     assertEquals(-1, s.targetIndexOf(KeyspaceId.fromHex("10")));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.reshard.core.schema.TableRefusedException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.router.KeyRange;
@@ -348,7 +349,7 @@ class CopyTypesIT {
                 new CopyListener() {
                   @Override
                   public void chunkCommitted(
-                      String table, long chunk, int rows, io.reshard.copier.rows.RowKey key) {
+                      String table, long chunk, int rows, io.reshard.core.rows.RowKey key) {
                     chunks.add(table + chunk);
                   }
                 })
@@ -364,18 +365,18 @@ class CopyTypesIT {
     fx.everywhere(
         "CREATE TABLE IF NOT EXISTS no_pk (id BIGINT, v INT) ENGINE=InnoDB",
         "CREATE TABLE IF NOT EXISTS my_isam (id BIGINT PRIMARY KEY) ENGINE=MyISAM");
-    CopyRefusedException noPk =
+    TableRefusedException noPk =
         assertThrows(
-            CopyRefusedException.class,
+            TableRefusedException.class,
             () ->
                 Copier.builder(fx.spec("refused", VSCHEMA, "no_pk"))
                     .coverage(StreamCoverage.staticSource())
                     .build()
                     .run());
     assertTrue(noPk.getMessage().contains("has no primary key"), noPk.getMessage());
-    CopyRefusedException myIsam =
+    TableRefusedException myIsam =
         assertThrows(
-            CopyRefusedException.class,
+            TableRefusedException.class,
             () ->
                 Copier.builder(fx.spec("refused", VSCHEMA, "my_isam"))
                     .coverage(StreamCoverage.staticSource())

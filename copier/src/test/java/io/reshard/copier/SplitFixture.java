@@ -1,6 +1,7 @@
 package io.reshard.copier;
 
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.core.placement.TargetShard;
 import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KeyRange;
 import io.reshard.router.KeyspaceId;
@@ -80,8 +81,8 @@ public final class SplitFixture {
         endpoint(source),
         SOURCE_RANGE,
         List.of(
-            new CopyTarget(TARGET_RANGES.get(0), endpoint(targets.get(0))),
-            new CopyTarget(TARGET_RANGES.get(1), endpoint(targets.get(1)))),
+            new TargetShard(TARGET_RANGES.get(0), endpoint(targets.get(0))),
+            new TargetShard(TARGET_RANGES.get(1), endpoint(targets.get(1)))),
         List.of(tables),
         vschema,
         "4-4-1");

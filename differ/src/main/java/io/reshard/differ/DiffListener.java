@@ -1,6 +1,6 @@
 package io.reshard.differ;
 
-import io.reshard.copier.rows.RowKey;
+import io.reshard.core.rows.RowKey;
 
 /**
  * Hears the diff's named boundaries: tests use it to stop a diff at a known point and resume it.

@@ -1,6 +1,6 @@
 package io.reshard.differ;
 
-import io.reshard.copier.CopyTarget;
+import io.reshard.core.placement.TargetShard;
 import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KeyspaceId;
 import io.reshard.router.VSchema;
@@ -29,7 +29,7 @@ public record DiffSpec(
     String workflow,
     String keyspace,
     JdbcEndpoint source,
-    List<CopyTarget> targets,
+    List<TargetShard> targets,
     List<String> tables,
     VSchema vschema) {
 
@@ -72,7 +72,7 @@ public record DiffSpec(
       String workflow,
       String keyspace,
       JdbcEndpoint source,
-      CopyTarget target,
+      TargetShard target,
       List<String> tables,
       VSchema vschema) {
     this(
@@ -89,7 +89,7 @@ public record DiffSpec(
    *
    * @throws IllegalStateException if the spec has several targets
    */
-  public CopyTarget target() {
+  public TargetShard target() {
     if (targets.size() != 1) {
       throw new IllegalStateException(
           "diff of workflow " + workflow + " has " + targets.size() + " targets, not one");
@@ -109,6 +109,6 @@ public record DiffSpec(
 
   /** The targets' shard names, in order, e.g. {@code [-80, 80-]}. */
   public List<String> targetNames() {
-    return targets.stream().map(CopyTarget::name).toList();
+    return targets.stream().map(TargetShard::name).toList();
   }
 }

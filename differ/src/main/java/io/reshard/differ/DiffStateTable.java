@@ -23,8 +23,8 @@ import java.util.Optional;
  * come, so that a stopped diff resumes after its last compared key. Saved after every chunk.
  *
  * <p>Columns: {@code workflow}, {@code table_name}, {@code lastpk} (the last key compared, stored
- * as {@link io.reshard.copier.rows.RowKey#toJson} writes it; NULL before the first chunk), the
- * counts of {@link TableDiff} ({@code compared}, {@code matching}, {@code mismatched}, {@code
+ * as {@link io.reshard.core.rows.RowKey#toJson} writes it; NULL before the first chunk), the counts
+ * of {@link TableDiff} ({@code compared}, {@code matching}, {@code mismatched}, {@code
  * extra_source}, {@code extra_target}, {@code repaired}), {@code samples} (JSON), {@code
  * source_position} (G of the snapshot the last chunk was read at), {@code done}, {@code
  * updated_at}.

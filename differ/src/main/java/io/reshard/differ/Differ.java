@@ -1,11 +1,12 @@
 package io.reshard.differ;
 
-import io.reshard.copier.CopyTarget;
-import io.reshard.copier.Futures;
-import io.reshard.copier.rows.RowWriter;
-import io.reshard.copier.rows.Sessions;
-import io.reshard.copier.rows.ShardingKey;
-import io.reshard.copier.rows.TableSchema;
+import io.reshard.core.placement.ShardingKey;
+import io.reshard.core.placement.TargetShard;
+import io.reshard.core.rows.Futures;
+import io.reshard.core.rows.RowWriter;
+import io.reshard.core.rows.Sessions;
+import io.reshard.core.schema.TableSchema;
+import io.reshard.core.schema.TableSchemaReader;
 import io.reshard.differ.compare.TableDiffer;
 import io.reshard.router.ReshardException;
 import java.sql.Connection;
@@ -184,13 +185,13 @@ public final class Differ {
       Sessions.apply(src, sqlMode);
       List<TableSchema> tables = new ArrayList<>();
       for (String t : spec.tables()) {
-        TableSchema schema = TableSchema.load(src, spec.keyspace(), t);
+        TableSchema schema = TableSchemaReader.readMoved(src, spec.keyspace(), t);
         ShardingKey.of(spec.vschema(), schema);
         tables.add(schema);
       }
       List<Connection> reads = new ArrayList<>();
       List<Connection> writes = new ArrayList<>();
-      for (CopyTarget t : spec.targets()) {
+      for (TargetShard t : spec.targets()) {
         Connection read = Sessions.open(t.endpoint(), spec.keyspace(), sqlMode);
         open.add(read);
         Connection write = Sessions.open(t.endpoint(), spec.keyspace(), sqlMode);

@@ -4,9 +4,9 @@ import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopyListener;
 import io.reshard.copier.CopySpec;
-import io.reshard.copier.CopyTarget;
 import io.reshard.copier.StreamCoverage;
-import io.reshard.copier.rows.RowKey;
+import io.reshard.core.placement.TargetShard;
+import io.reshard.core.rows.RowKey;
 import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
@@ -35,8 +35,8 @@ public final class CopyChildMain {
             endpoint(args[5]),
             KeyRange.parse("c0-"),
             List.of(
-                new CopyTarget(KeyRange.parse("c0-e0"), endpoint(args[6])),
-                new CopyTarget(KeyRange.parse("e0-"), endpoint(args[7]))),
+                new TargetShard(KeyRange.parse("c0-e0"), endpoint(args[6])),
+                new TargetShard(KeyRange.parse("e0-"), endpoint(args[7]))),
             List.of(table),
             vschema,
             "4-4-1");

@@ -7,8 +7,8 @@ import io.reshard.cluster.LocalCluster;
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopyProgress;
 import io.reshard.copier.CopySpec;
-import io.reshard.copier.CopyTarget;
 import io.reshard.copier.StreamCoverage;
+import io.reshard.core.placement.TargetShard;
 import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
@@ -116,8 +116,8 @@ public final class CopyDiffBenchmark {
             endpoint(src),
             KeyRange.FULL,
             List.of(
-                new CopyTarget(KeyRange.parse("-80"), endpoint(left)),
-                new CopyTarget(KeyRange.parse("80-"), endpoint(right))),
+                new TargetShard(KeyRange.parse("-80"), endpoint(left)),
+                new TargetShard(KeyRange.parse("80-"), endpoint(right))),
             List.of("messages"),
             vschema,
             "1-1-1");
@@ -144,7 +144,7 @@ public final class CopyDiffBenchmark {
     // before: one Differ per target, each reading the whole source
     t0 = System.nanoTime();
     long comparedPerTarget = 0;
-    for (CopyTarget t : quick ? List.<CopyTarget>of() : copy.targets()) {
+    for (TargetShard t : quick ? List.<TargetShard>of() : copy.targets()) {
       DiffReport r =
           new Differ(
                   new DiffSpec("bench", DB, endpoint(src), t, List.of("messages"), vschema),

@@ -7,9 +7,9 @@ import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopyProgress;
-import io.reshard.copier.CopyTarget;
 import io.reshard.copier.SplitFixture;
 import io.reshard.copier.StreamCoverage;
+import io.reshard.core.placement.TargetShard;
 import io.reshard.router.VSchema;
 import io.reshard.router.Vindex;
 import io.reshard.router.VindexType;
@@ -195,7 +195,7 @@ class CopyKillResumeIT {
               workflow,
               fx.cluster.database(),
               SplitFixture.endpoint(fx.source),
-              new CopyTarget(
+              new TargetShard(
                   SplitFixture.TARGET_RANGES.get(t), SplitFixture.endpoint(fx.targets.get(t))),
               List.of(table),
               VSCHEMA);

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
-import io.reshard.copier.CopyTarget;
 import io.reshard.copier.SplitFixture;
 import io.reshard.copier.StreamCoverage;
-import io.reshard.copier.rows.RowKey;
+import io.reshard.core.placement.TargetShard;
+import io.reshard.core.rows.RowKey;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
 import io.reshard.router.Vindex;
@@ -119,7 +119,7 @@ class DiffIT {
             "wf",
             fx.cluster.database(),
             SplitFixture.endpoint(fx.source),
-            new CopyTarget(
+            new TargetShard(
                 SplitFixture.TARGET_RANGES.get(target),
                 SplitFixture.endpoint(fx.targets.get(target))),
             List.of("messages", "names"),
@@ -264,8 +264,8 @@ class DiffIT {
             fx.cluster.database(),
             SplitFixture.endpoint(fx.source),
             List.of(
-                new CopyTarget(LEFT, SplitFixture.endpoint(fx.targets.get(0))),
-                new CopyTarget(
+                new TargetShard(LEFT, SplitFixture.endpoint(fx.targets.get(0))),
+                new TargetShard(
                     SplitFixture.TARGET_RANGES.get(1), SplitFixture.endpoint(fx.targets.get(1)))),
             List.of("messages", "names"),
             VSCHEMA);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.reshard.copier.CopyTarget;
+import io.reshard.core.placement.TargetShard;
 import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KeyRange;
 import io.reshard.router.KeyspaceId;
@@ -16,11 +16,11 @@ class DiffSpecTest {
   static final JdbcEndpoint E = new JdbcEndpoint("jdbc:mariadb://127.0.0.1:1/", "u", "");
   static final VSchema V = VSchema.parse("{\"sharded\": true, \"vindexes\": {}, \"tables\": {}}");
 
-  static CopyTarget target(String range) {
-    return new CopyTarget(KeyRange.parse(range), E);
+  static TargetShard target(String range) {
+    return new TargetShard(KeyRange.parse(range), E);
   }
 
-  static DiffSpec spec(List<CopyTarget> targets) {
+  static DiffSpec spec(List<TargetShard> targets) {
     return new DiffSpec("wf", "ks", E, targets, List.of("t"), V);
   }
 

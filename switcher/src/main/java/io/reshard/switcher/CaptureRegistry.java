@@ -2,8 +2,8 @@ package io.reshard.switcher;
 
 import io.reshard.cdc.CaptureConfig;
 import io.reshard.cdc.CaptureEngine;
-import io.reshard.cdc.CapturePosition;
-import io.reshard.cdc.GtidPosition;
+import io.reshard.core.position.CapturePosition;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.router.ReshardException;
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.reshard.switcher;
 
-import io.reshard.cdc.GtidPosition;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
 import java.sql.SQLException;

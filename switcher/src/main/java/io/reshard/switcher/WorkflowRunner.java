@@ -1,13 +1,13 @@
 package io.reshard.switcher;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.reshard.cdc.GtidPosition;
 import io.reshard.cdc.apply.StreamsTable;
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopyProgress;
 import io.reshard.copier.CopySpec;
-import io.reshard.copier.CopyTarget;
+import io.reshard.core.placement.TargetShard;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.differ.DiffReport;
 import io.reshard.differ.DiffSpec;
 import io.reshard.differ.Differ;
@@ -139,8 +139,8 @@ public final class WorkflowRunner implements AutoCloseable {
           "workflow " + spec.name() + " is " + workflow.state() + ": its copy is done");
     }
     ShardServer source = spec.sources().get(0);
-    List<CopyTarget> targets = new ArrayList<>();
-    spec.targets().forEach(t -> targets.add(new CopyTarget(t.range(), t.endpoint())));
+    List<TargetShard> targets = new ArrayList<>();
+    spec.targets().forEach(t -> targets.add(new TargetShard(t.range(), t.endpoint())));
     CopySpec copy =
         new CopySpec(
             spec.name(),
@@ -207,10 +207,10 @@ public final class WorkflowRunner implements AutoCloseable {
     // the diff runs the appliers to the source's position, which a stopped capture never publishes
     streams.refuseIfCaptureStopped(spec.sources(), step);
     ShardServer source = spec.sources().get(0);
-    List<CopyTarget> targets = new ArrayList<>();
+    List<TargetShard> targets = new ArrayList<>();
     List<StreamControl> controls = new ArrayList<>();
     for (ShardServer t : spec.targets()) {
-      targets.add(new CopyTarget(t.range(), t.endpoint()));
+      targets.add(new TargetShard(t.range(), t.endpoint()));
       controls.add(
           StreamSeams.control(
               streams.forward().get(t.shard()),

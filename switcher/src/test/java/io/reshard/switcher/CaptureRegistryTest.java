@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.reshard.cdc.CapturePosition;
-import io.reshard.cdc.GtidPosition;
+import io.reshard.core.position.CapturePosition;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.router.ReshardException;
 import java.time.Duration;
 import java.util.Optional;

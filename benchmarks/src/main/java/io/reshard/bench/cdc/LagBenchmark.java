@@ -5,7 +5,7 @@ import io.reshard.cdc.ApplyEngine;
 import io.reshard.cdc.CaptureConfig;
 import io.reshard.cdc.CaptureEngine;
 import io.reshard.cdc.ChangeRecords;
-import io.reshard.cdc.GtidPosition;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.router.VSchema;
 import java.sql.Connection;

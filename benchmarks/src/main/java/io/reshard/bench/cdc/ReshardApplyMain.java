@@ -2,7 +2,7 @@ package io.reshard.bench.cdc;
 
 import io.reshard.cdc.ApplyConfig;
 import io.reshard.cdc.ApplyEngine;
-import io.reshard.cdc.GtidPosition;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.router.VSchema;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.reshard.cdc.apply;
 
-import io.reshard.cdc.ColumnDef;
-import io.reshard.cdc.ValueCodec;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.value.ValueCodec;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.PreparedStatement;

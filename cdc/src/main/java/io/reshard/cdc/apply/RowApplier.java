@@ -1,10 +1,10 @@
 package io.reshard.cdc.apply;
 
 import io.reshard.cdc.ChangeRecord;
-import io.reshard.cdc.ColumnDef;
-import io.reshard.cdc.ColumnKind;
-import io.reshard.cdc.TableSchema;
-import io.reshard.cdc.ValueCodec;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.ColumnKind;
+import io.reshard.core.schema.TableSchema;
+import io.reshard.core.value.ValueCodec;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
 import io.reshard.router.Vindex;

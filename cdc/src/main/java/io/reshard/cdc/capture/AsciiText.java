@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  * decodes them into a {@code String} on the binlog reader thread nor encodes that back into UTF-8
  * on the engine thread. The JSON is the same as for the decoded {@code String} ({@code
  * RecordFormatTest} checks every ASCII byte). Any other text keeps {@link
- * io.reshard.cdc.ValueCodec#text}'s form.
+ * io.reshard.core.value.ValueCodec#text}'s form.
  *
  * <p>Only capture's row images hold it; it never leaves the capture package.
  *

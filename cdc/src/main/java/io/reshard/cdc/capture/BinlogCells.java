@@ -3,8 +3,8 @@ package io.reshard.cdc.capture;
 import static io.reshard.cdc.capture.BinlogTypes.*;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
-import io.reshard.cdc.ColumnDef;
-import io.reshard.cdc.ValueCodec;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.value.ValueCodec;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.reshard.cdc.capture;
 
-import io.reshard.cdc.ColumnDef;
-import io.reshard.cdc.TableSchema;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.TableSchema;
 import java.util.List;
 
 /**

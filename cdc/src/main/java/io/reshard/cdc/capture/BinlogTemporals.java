@@ -2,7 +2,7 @@ package io.reshard.cdc.capture;
 
 import static io.reshard.cdc.capture.BinlogTypes.*;
 
-import io.reshard.cdc.ValueCodec;
+import io.reshard.core.value.ValueCodec;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 

@@ -2,11 +2,11 @@ package io.reshard.cdc.capture;
 
 import io.reshard.cdc.CaptureConfig;
 import io.reshard.cdc.CaptureListener;
-import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.CaptureRefusedException;
 import io.reshard.cdc.CdcException;
-import io.reshard.cdc.GtidPosition;
-import io.reshard.cdc.MariaDbCharsets;
+import io.reshard.core.position.CapturePosition;
+import io.reshard.core.position.GtidPosition;
+import io.reshard.core.value.MariaDbCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package io.reshard.cdc.capture;
 
-import io.reshard.cdc.TableSchema;
+import io.reshard.core.schema.TableSchema;
 
 /**
  * A table as capture publishes it: its schema with generated columns marked, the schema header

@@ -2,17 +2,17 @@ package io.reshard.cdc.capture;
 
 import static io.reshard.cdc.capture.BinlogTypes.*;
 
-import io.reshard.cdc.ColumnDef;
-import io.reshard.cdc.ColumnKind;
-import io.reshard.cdc.MariaDbCharsets;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.ColumnKind;
+import io.reshard.core.value.MariaDbCharsets;
 import java.util.List;
 
 /**
  * Builds a {@link ColumnDef} from a TABLE_MAP column: binlog type code, its metadata as {@link
  * TableMapParser} stores it, signedness, charset and labels. The result equals what {@link
- * io.reshard.cdc.TableSchemas} reads from {@code information_schema} for the same column, except
- * that MariaDB's JSON shows as {@code longtext} both ways and generated columns are not yet marked.
- * Stateless.
+ * io.reshard.core.schema.TableSchemaReader} reads from {@code information_schema} for the same
+ * column, except that MariaDB's JSON shows as {@code longtext} both ways and generated columns are
+ * not yet marked. Stateless.
  */
 final class ColumnDefs {
 

@@ -2,11 +2,11 @@ package io.reshard.cdc.capture;
 
 import io.reshard.cdc.CaptureConfig;
 import io.reshard.cdc.CaptureFencedException;
-import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.CdcException;
 import io.reshard.cdc.ChangeRecords;
 import io.reshard.cdc.RecordKind;
 import io.reshard.cdc.UnsupportedChangeException;
+import io.reshard.core.position.CapturePosition;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Properties;

@@ -1,10 +1,10 @@
 package io.reshard.cdc.capture;
 
 import io.reshard.cdc.CaptureConfig;
-import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.CaptureRefusedException;
 import io.reshard.cdc.CdcException;
 import io.reshard.cdc.ChangeRecords;
+import io.reshard.core.position.CapturePosition;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.reshard.cdc.capture;
 
 import io.reshard.cdc.CaptureListener;
-import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.CdcException;
 import io.reshard.cdc.RecordKind;
+import io.reshard.core.position.CapturePosition;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,10 @@
 package io.reshard.cdc.capture;
 
 import io.reshard.cdc.CdcException;
-import io.reshard.cdc.ColumnDef;
-import io.reshard.cdc.TableSchema;
-import io.reshard.cdc.TableSchemas;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.ColumnKind;
+import io.reshard.core.schema.TableSchema;
+import io.reshard.core.schema.TableSchemaReader;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -71,10 +72,22 @@ final class SchemaCache {
   /** The table's definition now, for a schema-change record; empty if it does not exist. */
   Optional<TableSchema> current(String database, String table) {
     try {
-      return TableSchemas.read(jdbc, database, table);
+      Optional<TableSchema> schema = TableSchemaReader.read(jdbc, database, table);
+      schema.ifPresent(SchemaCache::refuseUnrepresentable);
+      return schema;
     } catch (SQLException e) {
       throw new CdcException.Retriable(
           "cannot read the definition of " + database + "." + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Capture decodes or refuses: a column of a type no kind describes is refused (DESIGN 4.4). */
+  private static void refuseUnrepresentable(TableSchema schema) {
+    for (ColumnDef c : schema.columns()) {
+      if (c.kind() == ColumnKind.OTHER) {
+        throw new IllegalArgumentException(
+            "column " + c.name() + " has type " + c.type() + ", which cdc cannot represent");
+      }
     }
   }
 

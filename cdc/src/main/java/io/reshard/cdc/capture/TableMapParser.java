@@ -2,9 +2,9 @@ package io.reshard.cdc.capture;
 
 import static io.reshard.cdc.capture.BinlogTypes.*;
 
-import io.reshard.cdc.ColumnDef;
-import io.reshard.cdc.MariaDbCharsets;
-import io.reshard.cdc.TableSchema;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.TableSchema;
+import io.reshard.core.value.MariaDbCharsets;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;

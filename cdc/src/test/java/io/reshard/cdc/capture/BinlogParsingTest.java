@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.reshard.cdc.ColumnDef;
-import io.reshard.cdc.ColumnKind;
-import io.reshard.cdc.MariaDbCharsets;
 import io.reshard.cdc.capture.BinlogEvents.RowOp;
 import io.reshard.cdc.capture.BinlogEvents.Rows;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.ColumnKind;
+import io.reshard.core.value.MariaDbCharsets;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;

@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.reshard.cdc.CaptureConfig;
-import io.reshard.cdc.CapturePosition;
 import io.reshard.cdc.ChangeRecord;
 import io.reshard.cdc.ChangeRecords;
-import io.reshard.cdc.ColumnDef;
-import io.reshard.cdc.ColumnKind;
-import io.reshard.cdc.GtidPosition;
 import io.reshard.cdc.RecordKind;
-import io.reshard.cdc.TableSchema;
+import io.reshard.core.position.CapturePosition;
+import io.reshard.core.position.GtidPosition;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.ColumnKind;
+import io.reshard.core.schema.TableSchema;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -220,8 +220,9 @@ class RecordFormatTest {
     com.fasterxml.jackson.databind.node.ObjectNode raw = null;
     for (int i = 0; i < row.length; i++) {
       ColumnDef c = schema.columns().get(i);
-      image.set(c.name(), io.reshard.cdc.ValueCodec.toJson(c, row[i]));
-      com.fasterxml.jackson.databind.JsonNode r = io.reshard.cdc.ValueCodec.rawJson(c, row[i]);
+      image.set(c.name(), io.reshard.core.value.ValueCodec.toJson(c, row[i]));
+      com.fasterxml.jackson.databind.JsonNode r =
+          io.reshard.core.value.ValueCodec.rawJson(c, row[i]);
       if (r != null) {
         raw = raw == null ? v.putObject(field + "_raw") : raw;
         raw.set(c.name(), r);

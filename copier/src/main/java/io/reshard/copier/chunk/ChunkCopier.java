@@ -3,15 +3,15 @@ package io.reshard.copier.chunk;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopySpec;
 import io.reshard.copier.CopyStateTable;
-import io.reshard.copier.CopyTarget;
-import io.reshard.copier.Futures;
-import io.reshard.copier.rows.KeysetSql;
-import io.reshard.copier.rows.Row;
-import io.reshard.copier.rows.RowKey;
-import io.reshard.copier.rows.RowWriter;
-import io.reshard.copier.rows.Sessions;
-import io.reshard.copier.rows.ShardingKey;
-import io.reshard.copier.rows.TableSchema;
+import io.reshard.core.placement.ShardingKey;
+import io.reshard.core.placement.TargetShard;
+import io.reshard.core.rows.Futures;
+import io.reshard.core.rows.KeysetSql;
+import io.reshard.core.rows.Row;
+import io.reshard.core.rows.RowKey;
+import io.reshard.core.rows.RowWriter;
+import io.reshard.core.rows.Sessions;
+import io.reshard.core.schema.TableSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -82,7 +82,7 @@ final class ChunkCopier implements AutoCloseable {
         s.execute("SET SESSION innodb_lock_wait_timeout = " + config.lockWaitTimeout().toSeconds());
       }
       source.setAutoCommit(false);
-      for (CopyTarget t : spec.targets()) {
+      for (TargetShard t : spec.targets()) {
         Connection c = Sessions.open(t.endpoint(), spec.keyspace(), sqlMode);
         c.setAutoCommit(false);
         targets.add(c);
@@ -155,7 +155,7 @@ final class ChunkCopier implements AutoCloseable {
 
   private void writeTargets(List<List<Row>> routed, RowKey lastKey, boolean last)
       throws SQLException, InterruptedException {
-    String lastKeyJson = lastKey == null ? null : lastKey.toJson(table.keyNames());
+    String lastKeyJson = lastKey == null ? null : lastKey.toJson(table.primaryKey());
     List<Future<Void>> futures = new ArrayList<>();
     for (int i = 0; i < targets.size(); i++) {
       Connection c = targets.get(i);

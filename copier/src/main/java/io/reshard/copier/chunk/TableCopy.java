@@ -7,11 +7,11 @@ import io.reshard.copier.CopyMetrics;
 import io.reshard.copier.CopySpec;
 import io.reshard.copier.CopyStateTable;
 import io.reshard.copier.CopyThrottle;
-import io.reshard.copier.DataIntegrityException;
-import io.reshard.copier.rows.KeyOrder;
-import io.reshard.copier.rows.RowKey;
-import io.reshard.copier.rows.ShardingKey;
-import io.reshard.copier.rows.TableSchema;
+import io.reshard.core.error.DataIntegrityException;
+import io.reshard.core.placement.ShardingKey;
+import io.reshard.core.rows.KeyOrder;
+import io.reshard.core.rows.RowKey;
+import io.reshard.core.schema.TableSchema;
 import io.reshard.router.ReshardException;
 import io.reshard.router.RetriableReshardException;
 import java.sql.Connection;
@@ -224,7 +224,7 @@ public final class TableCopy {
 
   private RowKey storedKey(String json, int target) {
     try {
-      return RowKey.fromJson(json, table.keyNames());
+      return RowKey.fromJson(json, table.primaryKey());
     } catch (IllegalArgumentException e) {
       throw new DataIntegrityException(
           "workflow "

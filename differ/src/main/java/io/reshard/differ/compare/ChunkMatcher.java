@@ -1,9 +1,9 @@
 package io.reshard.differ.compare;
 
-import io.reshard.copier.rows.ColumnDef;
-import io.reshard.copier.rows.Row;
-import io.reshard.copier.rows.RowKey;
-import io.reshard.copier.rows.TableSchema;
+import io.reshard.core.rows.Row;
+import io.reshard.core.rows.RowKey;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.TableSchema;
 import io.reshard.differ.DiffSample;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -115,6 +115,6 @@ public final class ChunkMatcher {
   private static DiffSample sample(
       TableSchema table, Row row, DiffSample.Kind kind, List<String> columns) {
     return new DiffSample(
-        table.table(), kind, table.keyOf(row).describe(table.keyNames()), columns);
+        table.table(), kind, table.keyOf(row).describe(table.primaryKey()), columns);
   }
 }

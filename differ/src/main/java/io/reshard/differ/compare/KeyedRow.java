@@ -1,12 +1,12 @@
 package io.reshard.differ.compare;
 
-import io.reshard.copier.rows.Row;
+import io.reshard.core.rows.Row;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
  * A row read for the diff, with its collation equality key: the bytes of its key columns' {@link
- * io.reshard.copier.rows.ColumnDef#equalityKeyExpression()}, each length-prefixed when the key has
+ * io.reshard.core.schema.ColumnDef#equalityKeyExpression()}, each length-prefixed when the key has
  * several columns. Two rows have equal equality keys exactly when the server's collation calls
  * their primary keys equal. For a single key column that is not a character column, the equality
  * key is the key value's own array in the row (no copy).

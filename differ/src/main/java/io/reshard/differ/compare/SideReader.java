@@ -1,11 +1,11 @@
 package io.reshard.differ.compare;
 
-import io.reshard.copier.rows.ColumnDef;
-import io.reshard.copier.rows.ColumnKind;
-import io.reshard.copier.rows.KeysetSql;
-import io.reshard.copier.rows.Row;
-import io.reshard.copier.rows.RowKey;
-import io.reshard.copier.rows.TableSchema;
+import io.reshard.core.rows.KeysetSql;
+import io.reshard.core.rows.Row;
+import io.reshard.core.rows.RowKey;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.TableSchema;
+import io.reshard.core.value.ValueCodec;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -54,9 +54,9 @@ final class SideReader {
     keySource = new int[keys.size()];
     List<String> extra = new ArrayList<>();
     for (int i = 0; i < keys.size(); i++) {
-      if (keys.get(i).kind() == ColumnKind.CHARACTER) {
+      if (keys.get(i).isCharacter()) {
         keySource[i] = -1 - extra.size();
-        extra.add(keys.get(i).equalityKeyExpression());
+        extra.add(ValueCodec.equalityKeyExpression(keys.get(i)));
       } else {
         keySource[i] = table.keyIndex(i);
       }
@@ -68,7 +68,7 @@ final class SideReader {
                 .collect(Collectors.joining(", "))
             + extra.stream().map(e -> ", " + e).collect(Collectors.joining())
             + " FROM "
-            + table.qualifiedName();
+            + table.quotedName();
     for (int v = 0; v < 4; v++) {
       List<String> where = new ArrayList<>();
       if ((v & 1) != 0) {
@@ -101,14 +101,12 @@ final class SideReader {
    * The select-list expression of a column's exact value: the column itself for a character or
    * binary string (its stored bytes: the session sends results unconverted, see {@link #prepare}),
    * which costs the server less than a {@code CAST}; the copier's {@link
-   * ColumnDef#selectExpression()} for every other kind (the driver hands over raw bytes only for
-   * string and binary types). Either way the bytes are the copier's: {@code SideReaderTypesIT}
+   * ValueCodec#exactSelectExpression} for every other kind (the driver hands over raw bytes only
+   * for string and binary types). Either way the bytes are the copier's: {@code SideReaderTypesIT}
    * checks it for every column type.
    */
   static String valueExpression(ColumnDef c) {
-    return c.kind() == ColumnKind.CHARACTER || c.kind() == ColumnKind.BINARY
-        ? c.quoted()
-        : c.selectExpression();
+    return c.isCharacter() || c.isBinaryString() ? c.quoted() : ValueCodec.exactSelectExpression(c);
   }
 
   /** The chunk size: a read returns at most this many rows. */

@@ -1,11 +1,11 @@
 package io.reshard.differ.compare;
 
-import io.reshard.copier.rows.KeyOrder;
-import io.reshard.copier.rows.KeysetSql;
-import io.reshard.copier.rows.RowKey;
-import io.reshard.copier.rows.RowWriter;
-import io.reshard.copier.rows.ShardingKey;
-import io.reshard.copier.rows.TableSchema;
+import io.reshard.core.placement.ShardingKey;
+import io.reshard.core.rows.KeyOrder;
+import io.reshard.core.rows.KeysetSql;
+import io.reshard.core.rows.RowKey;
+import io.reshard.core.rows.RowWriter;
+import io.reshard.core.schema.TableSchema;
 import io.reshard.differ.DiffListener;
 import io.reshard.differ.DiffSpec;
 import io.reshard.differ.DiffStateTable;
@@ -152,7 +152,7 @@ public final class TableDiffer {
       done[i] = s.isPresent() && s.get().done();
       after[i] =
           s.flatMap(DiffStateTable.State::lastKeyJson)
-              .map(j -> RowKey.fromJson(j, table.keyNames()))
+              .map(j -> RowKey.fromJson(j, table.primaryKey()))
               .orElse(null);
     }
     // The distinct resume keys of the unfinished targets, in key order (null, the start, first).
@@ -317,7 +317,7 @@ public final class TableDiffer {
       throws SQLException {
     List<List<KeyedRow>> routed = src.routed();
     RowKey saved = bound != null ? bound : from;
-    Optional<String> savedJson = Optional.ofNullable(saved).map(k -> k.toJson(table.keyNames()));
+    Optional<String> savedJson = Optional.ofNullable(saved).map(k -> k.toJson(table.primaryKey()));
     for (int i = 0; i < targets.size(); i++) {
       if (!active[i]) {
         continue;

@@ -2,10 +2,10 @@ package io.reshard.differ.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.reshard.copier.rows.ColumnDef;
-import io.reshard.copier.rows.ColumnKind;
-import io.reshard.copier.rows.Row;
-import io.reshard.copier.rows.TableSchema;
+import io.reshard.core.rows.Row;
+import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.TableSchema;
+import io.reshard.core.schema.TableSchemaReader;
 import io.reshard.differ.DiffSample;
 import io.reshard.differ.TableDiff;
 import java.nio.charset.StandardCharsets;
@@ -15,30 +15,34 @@ import org.junit.jupiter.api.Test;
 
 class ChunkMatcherTest {
   static final ColumnDef NAME =
-      new ColumnDef(
+      TableSchemaReader.column(
           "name",
-          ColumnKind.CHARACTER,
+          "varchar",
           "varchar(10)",
           "utf8mb4",
           "utf8mb4_general_ci",
           10,
+          40,
           0,
           0,
           0,
+          true,
           false);
   static final ColumnDef V =
-      new ColumnDef(
+      TableSchemaReader.column(
           "v",
-          ColumnKind.CHARACTER,
+          "varchar",
           "varchar(10)",
           "utf8mb4",
           "utf8mb4_general_ci",
           10,
+          40,
           0,
           0,
           0,
+          true,
           false);
-  static final TableSchema T = new TableSchema("ks", "t", List.of(NAME, V), List.of(NAME), 0);
+  static final TableSchema T = new TableSchema("ks", "t", List.of(NAME, V), List.of("name"));
 
   /** A row keyed as the collation would: here, by the lower-cased name without accents. */
   static KeyedRow row(String name, String v) {

@@ -4,11 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.reshard.copier.SplitFixture;
-import io.reshard.copier.rows.KeysetSql;
-import io.reshard.copier.rows.Row;
-import io.reshard.copier.rows.RowKey;
-import io.reshard.copier.rows.Sessions;
-import io.reshard.copier.rows.TableSchema;
+import io.reshard.core.rows.KeysetSql;
+import io.reshard.core.rows.Row;
+import io.reshard.core.rows.RowKey;
+import io.reshard.core.rows.Sessions;
+import io.reshard.core.schema.TableSchema;
+import io.reshard.core.schema.TableSchemaReader;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
 import java.sql.Connection;
@@ -114,7 +115,7 @@ class SideReaderTypesIT {
                 "SELECT "
                     + KeysetSql.selectList(t.copyColumns())
                     + " FROM "
-                    + t.qualifiedName()
+                    + t.quotedName()
                     + KeysetSql.orderBy(t.keyColumns()))) {
       while (rs.next()) {
         Row r = Row.read(rs, t.copyColumns().size());
@@ -130,7 +131,7 @@ class SideReaderTypesIT {
 
   private void assertSameAsCopier(String table, int limit) throws Exception {
     try (Connection c = open()) {
-      TableSchema t = TableSchema.load(c, fx.cluster.database(), table);
+      TableSchema t = TableSchemaReader.readMoved(c, fx.cluster.database(), table);
       List<byte[][]> expected = copierRows(t);
       SideReader.prepare(c);
       SideReader reader = new SideReader(t, limit);

@@ -1,0 +1,378 @@
+package io.reshard.core.schema;
+
+import io.reshard.core.value.MariaDbCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The one reader of {@code information_schema}: a table's {@link TableSchema} as the server defines
+ * it now, the JDBC-side counterpart of the binlog's TABLE_MAP metadata. The copier and the differ
+ * read a moved table with {@link #readMoved}, which also makes the refusals about a table (DESIGN
+ * 6); capture reads any table with {@link #read} to mark generated columns and to describe a table
+ * in a schema-change record.
+ *
+ * <p>Stateless; thread-safe as long as each thread uses its own connection.
+ */
+public final class TableSchemaReader {
+
+  private TableSchemaReader() {}
+
+  /**
+   * The table's current definition.
+   *
+   * @return empty if the table does not exist (or the user cannot see it)
+   * @throws SQLException from the driver
+   */
+  public static Optional<TableSchema> read(Connection c, String database, String table)
+      throws SQLException {
+    List<ColumnDef> columns = columns(c, database, table);
+    if (columns.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> pk = new ArrayList<>();
+    for (KeyPart part : primaryKey(c, database, table)) {
+      pk.add(part.column());
+    }
+    return Optional.of(new TableSchema(database, table, columns, pk));
+  }
+
+  /**
+   * A moved table's definition, after the refusals that concern one table (DESIGN 6): it must exist
+   * as a base table, be InnoDB (the copy's row locks are what order it against later changes), have
+   * no cascading foreign key (cascaded changes never reach the binlog), and have a primary key
+   * without prefix parts or generated columns, whose columns the copier can order.
+   *
+   * @param c a connection to the server holding the table (the source shard)
+   * @throws TableRefusedException naming the table, the reason and what to do
+   * @throws SQLException if the server cannot be read
+   */
+  public static TableSchema readMoved(Connection c, String database, String table)
+      throws SQLException {
+    String name = database + "." + table;
+    String engine = engine(c, database, table);
+    if (!"InnoDB".equalsIgnoreCase(engine)) {
+      throw new TableRefusedException(
+          "table "
+              + name
+              + " uses engine "
+              + engine
+              + ": only InnoDB tables can be moved (the copy's row locks order it against later"
+              + " changes); ALTER TABLE ... ENGINE=InnoDB first");
+    }
+    refuseCascadingForeignKeys(c, database, table);
+    List<ColumnDef> columns = columns(c, database, table);
+    List<String> key = new ArrayList<>();
+    for (KeyPart part : primaryKey(c, database, table)) {
+      key.add(movableKeyColumn(name, columns, part).name());
+    }
+    if (key.isEmpty()) {
+      throw new TableRefusedException(
+          "table " + name + " has no primary key: add one before moving it (DESIGN 6)");
+    }
+    return new TableSchema(database, table, columns, key);
+  }
+
+  /**
+   * The server's estimate of the table's rows ({@code information_schema.TABLES.TABLE_ROWS},
+   * approximate for InnoDB); 0 if the table does not exist.
+   */
+  public static long estimatedRows(Connection c, String database, String table)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT TABLE_ROWS FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+      ps.setString(1, database);
+      ps.setString(2, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Math.max(0, rs.getLong(1)) : 0;
+      }
+    }
+  }
+
+  private static String engine(Connection c, String database, String table) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT ENGINE FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND TABLE_TYPE = 'BASE TABLE'")) {
+      ps.setString(1, database);
+      ps.setString(2, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new TableRefusedException(
+              "table " + database + "." + table + " does not exist on the source");
+        }
+        return rs.getString(1);
+      }
+    }
+  }
+
+  private static void refuseCascadingForeignKeys(Connection c, String database, String table)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT CONSTRAINT_NAME, DELETE_RULE, UPDATE_RULE"
+                + " FROM information_schema.REFERENTIAL_CONSTRAINTS"
+                + " WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?"
+                + " AND (DELETE_RULE IN ('CASCADE', 'SET NULL')"
+                + " OR UPDATE_RULE IN ('CASCADE', 'SET NULL'))")) {
+      ps.setString(1, database);
+      ps.setString(2, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          throw new TableRefusedException(
+              "table "
+                  + database
+                  + "."
+                  + table
+                  + " has foreign key "
+                  + rs.getString(1)
+                  + " with ON DELETE "
+                  + rs.getString(2)
+                  + " / ON UPDATE "
+                  + rs.getString(3)
+                  + ": cascaded changes never reach the binlog, so the targets would miss them;"
+                  + " make the foreign key RESTRICT or NO ACTION first");
+        }
+      }
+    }
+  }
+
+  private static ColumnDef movableKeyColumn(String table, List<ColumnDef> columns, KeyPart part) {
+    String column = part.column();
+    if (part.prefix()) {
+      throw new TableRefusedException(
+          "table " + table + " has a prefix primary-key part on " + column + ": unsupported");
+    }
+    ColumnDef def =
+        columns.stream()
+            .filter(col -> col.name().equals(column) && !col.generated())
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new TableRefusedException(
+                        "table "
+                            + table
+                            + " has generated column "
+                            + column
+                            + " in its primary key: unsupported (generated columns are"
+                            + " never written)"));
+    if (!def.canBeKey()) {
+      throw new TableRefusedException(
+          "table "
+              + table
+              + " has primary-key column "
+              + column
+              + " of type "
+              + def.columnType()
+              + ", which cannot be ordered for a chunked copy; supported key types are"
+              + " integers, DECIMAL, CHAR/VARCHAR, BINARY/VARBINARY, DATE, DATETIME,"
+              + " TIMESTAMP, TIME and YEAR");
+    }
+    return def;
+  }
+
+  /** One part of the primary key: its column, and whether it indexes only a prefix. */
+  private record KeyPart(String column, boolean prefix) {}
+
+  private static List<KeyPart> primaryKey(Connection c, String database, String table)
+      throws SQLException {
+    List<KeyPart> pk = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT COLUMN_NAME, SUB_PART FROM information_schema.STATISTICS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND INDEX_NAME = 'PRIMARY'"
+                + " ORDER BY SEQ_IN_INDEX")) {
+      ps.setString(1, database);
+      ps.setString(2, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          pk.add(new KeyPart(rs.getString(1), rs.getObject(2) != null));
+        }
+      }
+    }
+    return pk;
+  }
+
+  private static List<ColumnDef> columns(Connection c, String database, String table)
+      throws SQLException {
+    List<ColumnDef> columns = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, CHARACTER_SET_NAME, COLLATION_NAME,"
+                + " CHARACTER_MAXIMUM_LENGTH, CHARACTER_OCTET_LENGTH, NUMERIC_PRECISION,"
+                + " NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, IS_GENERATED"
+                + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
+                + " ORDER BY ORDINAL_POSITION")) {
+      ps.setString(1, database);
+      ps.setString(2, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          columns.add(column(rs));
+        }
+      }
+    }
+    return columns;
+  }
+
+  private static ColumnDef column(ResultSet rs) throws SQLException {
+    return column(
+        rs.getString("COLUMN_NAME"),
+        rs.getString("DATA_TYPE"),
+        rs.getString("COLUMN_TYPE"),
+        rs.getString("CHARACTER_SET_NAME"),
+        rs.getString("COLLATION_NAME"),
+        rs.getLong("CHARACTER_MAXIMUM_LENGTH"),
+        rs.getLong("CHARACTER_OCTET_LENGTH"),
+        rs.getInt("NUMERIC_PRECISION"),
+        rs.getInt("NUMERIC_SCALE"),
+        rs.getInt("DATETIME_PRECISION"),
+        "YES".equals(rs.getString("IS_NULLABLE")),
+        "ALWAYS".equalsIgnoreCase(rs.getString("IS_GENERATED")));
+  }
+
+  /**
+   * The column that one row of {@code information_schema.COLUMNS} describes; each parameter is that
+   * table's column of the same name (numbers 0 where it holds NULL).
+   */
+  public static ColumnDef column(
+      String name,
+      String dataTypeName,
+      String columnType,
+      String charsetName,
+      String collation,
+      long maxChars,
+      long octets,
+      int numericPrecision,
+      int numericScale,
+      int fraction,
+      boolean nullable,
+      boolean generated) {
+    String dataType = dataTypeName.toLowerCase(Locale.ROOT);
+    String charset = charsetName;
+    int precision = numericPrecision;
+    int scale = numericScale;
+    boolean unsigned = columnType.toLowerCase(Locale.ROOT).contains("unsigned");
+    ColumnKind kind = kindOf(dataType);
+    long length = 0;
+    boolean fixed = false;
+    List<String> labels = List.of();
+    switch (kind) {
+      case TEXT, BYTES -> {
+        length = octets;
+        fixed = dataType.equals("char") || dataType.equals("binary");
+        charset = kind == ColumnKind.BYTES ? MariaDbCharsets.BINARY : charset;
+      }
+      case BIT -> length = precision;
+      case DATETIME, TIMESTAMP, TIME -> scale = fraction;
+      case ENUM, SET -> labels = labels(columnType);
+      default -> {
+        // numbers and dates need nothing more
+      }
+    }
+    if (kind != ColumnKind.DECIMAL
+        && kind != ColumnKind.DATETIME
+        && kind != ColumnKind.TIMESTAMP
+        && kind != ColumnKind.TIME) {
+      scale = 0;
+    }
+    if (kind != ColumnKind.DECIMAL) {
+      precision = 0;
+    }
+    if (kind != ColumnKind.INTEGER
+        && kind != ColumnKind.DECIMAL
+        && kind != ColumnKind.FLOAT
+        && kind != ColumnKind.DOUBLE) {
+      unsigned = false;
+    }
+    boolean character = kind == ColumnKind.TEXT || kind == ColumnKind.JSON;
+    return new ColumnDef(
+        name,
+        kind,
+        dataType,
+        unsigned,
+        length,
+        fixed,
+        precision,
+        scale,
+        charset,
+        labels,
+        nullable,
+        generated,
+        columnType,
+        character ? collation : null,
+        character ? maxChars : 0);
+  }
+
+  /**
+   * The kind of an {@code information_schema} DATA_TYPE; {@link ColumnKind#OTHER} for a type no
+   * other kind describes.
+   */
+  public static ColumnKind kindOf(String dataType) {
+    return switch (dataType) {
+      case "tinyint", "smallint", "mediumint", "int", "bigint" -> ColumnKind.INTEGER;
+      case "decimal" -> ColumnKind.DECIMAL;
+      case "float" -> ColumnKind.FLOAT;
+      case "double" -> ColumnKind.DOUBLE;
+      case "bit" -> ColumnKind.BIT;
+      case "date" -> ColumnKind.DATE;
+      case "datetime" -> ColumnKind.DATETIME;
+      case "timestamp" -> ColumnKind.TIMESTAMP;
+      case "time" -> ColumnKind.TIME;
+      case "year" -> ColumnKind.YEAR;
+      case "char", "varchar", "tinytext", "text", "mediumtext", "longtext" -> ColumnKind.TEXT;
+      case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> ColumnKind.BYTES;
+      case "geometry",
+          "point",
+          "linestring",
+          "polygon",
+          "multipoint",
+          "multilinestring",
+          "multipolygon",
+          "geometrycollection" ->
+          ColumnKind.BYTES;
+      case "enum" -> ColumnKind.ENUM;
+      case "set" -> ColumnKind.SET;
+      case "json" -> ColumnKind.JSON;
+      default -> ColumnKind.OTHER;
+    };
+  }
+
+  /** The labels of {@code enum('a','b''c')} or {@code set(...)}, unescaped, in order. */
+  public static List<String> labels(String columnType) {
+    List<String> out = new ArrayList<>();
+    int i = columnType.indexOf('(') + 1;
+    while (i > 0 && i < columnType.length()) {
+      if (columnType.charAt(i) != '\'') {
+        i++;
+        continue;
+      }
+      StringBuilder label = new StringBuilder();
+      i++;
+      while (i < columnType.length()) {
+        char ch = columnType.charAt(i);
+        if (ch == '\'' && i + 1 < columnType.length() && columnType.charAt(i + 1) == '\'') {
+          label.append('\'');
+          i += 2;
+        } else if (ch == '\'') {
+          i++;
+          break;
+        } else if (ch == '\\' && i + 1 < columnType.length()) {
+          label.append(columnType.charAt(i + 1));
+          i += 2;
+        } else {
+          label.append(ch);
+          i++;
+        }
+      }
+      out.add(label.toString());
+    }
+    return out;
+  }
+}
