@@ -1,15 +1,16 @@
 package io.reshard.cdc;
 
+import io.reshard.router.ReshardException;
+
 /**
- * Root of every error the cdc module raises. {@link #retriable()} tells a caller whether trying
- * again later can succeed (a server not reachable, a Kafka timeout) or whether an operator must act
- * first (a refused precondition, a lost binlog position, a fenced process, a change that cannot be
- * captured faithfully).
+ * Root of every error the cdc module raises, under the one root {@link ReshardException}. {@link
+ * #retriable()} tells a caller whether trying again later can succeed (a server not reachable, a
+ * Kafka timeout) or whether an operator must act first (a refused precondition, a lost binlog
+ * position, a fenced process, a change that cannot be captured faithfully).
  *
- * <p>Messages name what failed (shard, table, GTID, setting) and what to do. Until router-lib's
- * {@code ReshardException} exists in this branch, this class is the root; it will extend it then.
+ * <p>Messages name what failed (shard, table, GTID, setting) and what to do.
  */
-public class CdcException extends RuntimeException {
+public class CdcException extends ReshardException {
   private static final long serialVersionUID = 1L;
 
   private final boolean retriable;
@@ -25,6 +26,7 @@ public class CdcException extends RuntimeException {
   }
 
   /** True if trying again later can succeed without an operator acting. */
+  @Override
   public boolean retriable() {
     return retriable;
   }

@@ -282,7 +282,10 @@ class TypeMatrixIT {
         st.execute("SET time_zone = '+00:00'");
       }
       TableSchema schema = TableSchemaReader.read(c, cluster.database(), "types").orElseThrow();
-      assertEquals(row("u", 1).schema().columns(), schema.columns());
+      // the binlog cannot know the full type text, the collation or the character count
+      assertEquals(
+          row("u", 1).schema().columns(),
+          schema.columns().stream().map(ColumnDef::asBinlogDescribes).toList());
       assertEquals(List.of("id"), schema.primaryKey());
       String select =
           schema.columns().stream()

@@ -7,6 +7,7 @@ import io.reshard.copier.chunk.TableCopy;
 import io.reshard.core.error.DataIntegrityException;
 import io.reshard.core.placement.ShardingKey;
 import io.reshard.core.placement.TargetShard;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.core.rows.Sessions;
 import io.reshard.core.schema.TableSchema;
 import io.reshard.core.schema.TableSchemaReader;
@@ -151,7 +152,7 @@ public final class Copier {
         "workflow {} phase 3/5 waiting for the change stream to cover {}",
         wf,
         spec.startPosition());
-    coverage.awaitCovered(spec.startPosition(), config.coverageTimeout());
+    coverage.awaitCovered(GtidPosition.parse(spec.startPosition()), config.coverageTimeout());
     LOG.info(
         "workflow {} phase 4/5 copying {} tables, {} at a time",
         wf,

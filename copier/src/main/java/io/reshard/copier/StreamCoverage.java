@@ -1,5 +1,6 @@
 package io.reshard.copier;
 
+import io.reshard.core.position.GtidPosition;
 import java.time.Duration;
 
 /**
@@ -25,12 +26,11 @@ public interface StreamCoverage {
    * @throws StreamCoverageTimeoutException if the stream has not covered the position in time
    * @throws InterruptedException if the waiting thread is interrupted
    */
-  void awaitCovered(String sourceGtidPosition, Duration timeout) throws InterruptedException;
+  void awaitCovered(GtidPosition sourceGtidPosition, Duration timeout) throws InterruptedException;
 
   /**
    * A coverage that returns at once. Correct only when nothing writes to the source during the copy
-   * (tests on static data, benchmarks): it stands in for cdc's implementation, which does not exist
-   * yet.
+   * (tests on static data, benchmarks): it stands in for cdc's implementation.
    */
   static StreamCoverage staticSource() {
     return (position, timeout) -> {};

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.reshard.core.schema.TableRefusedException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.core.schema.TableRefusedException;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
 import io.reshard.router.Vindex;

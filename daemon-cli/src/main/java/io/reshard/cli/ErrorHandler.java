@@ -59,7 +59,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     if (e instanceof CommandFailure f) {
       return f.exitCode();
     }
-    if (e instanceof io.reshard.router.RetriableReshardException) {
+    if (e instanceof io.reshard.router.ReshardException r && r.retriable()) {
       return ExitCodes.RETRY_LATER;
     }
     if (e instanceof DaemonConfigException) {

@@ -7,7 +7,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.reshard.router.ReshardException;
-import io.reshard.router.RetriableReshardException;
 import io.reshard.switcher.IllegalTransitionException;
 import io.reshard.switcher.Workflow;
 import io.reshard.switcher.WorkflowStore;
@@ -295,10 +294,8 @@ public final class AdminServer implements DaemonService {
       r = actions.perform(workflow, action, params);
     } catch (IllegalTransitionException e) {
       return error(ex, 409, e.getMessage());
-    } catch (RetriableReshardException e) {
-      return error(ex, 503, e.getMessage());
     } catch (ReshardException e) {
-      return error(ex, 409, e.getMessage());
+      return error(ex, e.retriable() ? 503 : 409, e.getMessage());
     } catch (IllegalArgumentException e) {
       return error(ex, 400, e.getMessage());
     }

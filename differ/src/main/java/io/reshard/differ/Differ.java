@@ -2,6 +2,7 @@ package io.reshard.differ;
 
 import io.reshard.core.placement.ShardingKey;
 import io.reshard.core.placement.TargetShard;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.core.rows.Futures;
 import io.reshard.core.rows.RowWriter;
 import io.reshard.core.rows.Sessions;
@@ -258,7 +259,7 @@ public final class Differ {
         catchUps.add(
             pool.submit(
                 () -> {
-                  controls.get(target).runTo(g, config.catchUpTimeout());
+                  controls.get(target).runTo(GtidPosition.parse(g), config.catchUpTimeout());
                   ServerFlavor.begin(reads.get(target));
                   if (!repair) {
                     stopped[target] = false;

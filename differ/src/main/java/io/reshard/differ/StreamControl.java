@@ -1,5 +1,6 @@
 package io.reshard.differ;
 
+import io.reshard.core.position.GtidPosition;
 import java.time.Duration;
 
 /**
@@ -8,7 +9,8 @@ import java.time.Duration;
  * and restart it.
  *
  * <p>The real implementation comes from {@code cdc}, which owns the appliers (the switcher wires it
- * in); the differ only declares what it needs. {@link #none()} stands in on static data.
+ * in: {@code io.reshard.switcher.StreamSeams}); the differ only declares what it needs. {@link
+ * #none()} stands in on static data.
  *
  * <p>Implementations must be safe to call from the differ's thread; calls come in the order stop,
  * runTo, resume (resume also after a failure).
@@ -34,14 +36,14 @@ public interface StreamControl {
    *     that the applier cannot reach it: e.g. the source's capture stopped for good, so nothing
    *     after it reaches the stream; the differ then resumes the appliers as after any failure
    */
-  void runTo(String sourceGtidPosition, Duration timeout) throws InterruptedException;
+  void runTo(GtidPosition sourceGtidPosition, Duration timeout) throws InterruptedException;
 
   /** Restarts the applier from where it stopped. */
   void resume();
 
   /**
    * Does nothing: correct only when nothing writes to the source and no applier runs (tests on
-   * static data, benchmarks). It stands in for cdc's implementation, which does not exist yet.
+   * static data, benchmarks). It stands in for cdc's implementation.
    */
   static StreamControl none() {
     return new StreamControl() {
@@ -49,7 +51,7 @@ public interface StreamControl {
       public void stop() {}
 
       @Override
-      public void runTo(String sourceGtidPosition, Duration timeout) {}
+      public void runTo(GtidPosition sourceGtidPosition, Duration timeout) {}
 
       @Override
       public void resume() {}

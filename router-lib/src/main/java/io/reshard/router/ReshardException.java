@@ -25,4 +25,12 @@ public class ReshardException extends RuntimeException {
   public ReshardException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /**
+   * True if trying again later can succeed without an operator acting: every {@link
+   * RetriableReshardException}; subclasses that carry the answer themselves override this.
+   */
+  public boolean retriable() {
+    return this instanceof RetriableReshardException;
+  }
 }

@@ -35,8 +35,7 @@ public final class StreamSeams {
    * call): returns once it covers P0.
    */
   public static StreamCoverage coverage(Supplier<Optional<CapturePosition>> committed) {
-    return (position, timeout) -> {
-      GtidPosition p0 = GtidPosition.parse(position);
+    return (p0, timeout) -> {
       long deadline = System.nanoTime() + timeout.toNanos();
       while (!committed.get().map(p -> p.gtids().covers(p0)).orElse(false)) {
         if (System.nanoTime() > deadline) {
@@ -111,8 +110,7 @@ public final class StreamSeams {
       }
 
       @Override
-      public void runTo(String sourceGtidPosition, Duration timeout) throws InterruptedException {
-        GtidPosition g = GtidPosition.parse(sourceGtidPosition);
+      public void runTo(GtidPosition g, Duration timeout) throws InterruptedException {
         applier.runTo(topic, g);
         if (!awaited(applier, topic, g, timeout, captureStopped)) {
           throw new RetriableReshardException(

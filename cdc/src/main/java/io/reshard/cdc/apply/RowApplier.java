@@ -1,13 +1,13 @@
 package io.reshard.cdc.apply;
 
 import io.reshard.cdc.ChangeRecord;
+import io.reshard.core.placement.ShardingKey;
 import io.reshard.core.schema.ColumnDef;
 import io.reshard.core.schema.ColumnKind;
 import io.reshard.core.schema.TableSchema;
 import io.reshard.core.value.ValueCodec;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
-import io.reshard.router.Vindex;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -46,6 +46,7 @@ public final class RowApplier {
   private final KeyRange range;
   private final VSchema vschema;
   private final Map<TableSchema, Statements> statements = new HashMap<>();
+  private final Map<TableSchema, ShardingKey> placements = new HashMap<>();
   private Connection preparedOn;
   private PreparedStatement open;
   private int openRows;
@@ -73,12 +74,9 @@ public final class RowApplier {
    */
   public Outcome apply(Connection c, ChangeRecord r) throws SQLException {
     TableSchema schema = r.schema();
-    String keyColumn = primaryVindexColumn(r.table());
-    Vindex vindex = vschema.primaryVindex(r.table()).functional();
-    boolean beforeIn =
-        r.before() != null && inRange(vindex, schema.column(keyColumn), r.before().get(keyColumn));
-    boolean afterIn =
-        r.after() != null && inRange(vindex, schema.column(keyColumn), r.after().get(keyColumn));
+    ShardingKey placement = placements.computeIfAbsent(schema, t -> ShardingKey.of(vschema, t));
+    boolean beforeIn = r.before() != null && owns(placement, r.before());
+    boolean afterIn = r.after() != null && owns(placement, r.after());
     if (preparedOn != c) {
       forget();
       preparedOn = c;
@@ -192,17 +190,9 @@ public final class RowApplier {
     return vschema.table(table).flatMap(t -> t.primaryVindex()).isPresent();
   }
 
-  private String primaryVindexColumn(String table) {
-    return vschema.table(table).orElseThrow().primaryVindex().orElseThrow().column();
-  }
-
-  private boolean inRange(Vindex vindex, ColumnDef column, Object value) {
-    Object key =
-        switch (column.kind()) {
-          case TEXT, ENUM, SET, JSON -> ValueCodec.exactBytes(column, value);
-          default -> value;
-        };
-    return range.contains(vindex.keyspaceId(key));
+  /** True if the row image's keyspace id falls in this target's range. */
+  private boolean owns(ShardingKey placement, Map<String, Object> image) {
+    return range.contains(placement.keyspaceIdOf(image));
   }
 
   /** The statements of one table schema version, prepared once on the applier's connection. */

@@ -10,6 +10,7 @@ import io.reshard.cdc.CaptureRefusedException;
 import io.reshard.cdc.CdcException;
 import io.reshard.cdc.PositionLostException;
 import io.reshard.cdc.capture.BinlogEvents.RowOp;
+import io.reshard.core.error.ErrorClassifier;
 import io.reshard.core.position.GtidPosition;
 import io.reshard.core.value.MariaDbCharsets;
 import java.io.IOException;
@@ -41,9 +42,6 @@ final class BinlogSession implements AutoCloseable {
   record Item(Event event, Exception failure, boolean disconnected) {}
 
   private static final Duration OFFER_WAIT = Duration.ofMillis(200);
-  private static final int ER_MASTER_FATAL_ERROR_READING_BINLOG = 1236;
-  private static final int ER_SPECIFIC_ACCESS_DENIED = 1227;
-  private static final int ER_ACCESS_DENIED = 1045;
 
   private final BlockingQueue<Item> queue;
   private final BinaryLogClient client;
@@ -128,10 +126,11 @@ final class BinlogSession implements AutoCloseable {
   /** Maps an error of the stream to position-lost, refused or retriable. */
   CdcException translate(Exception e) {
     if (e instanceof ServerException se) {
-      if (se.getErrorCode() == ER_MASTER_FATAL_ERROR_READING_BINLOG) {
+      if (se.getErrorCode() == ErrorClassifier.ER_BINLOG_POSITION_LOST) {
         return new PositionLostException(start.toString(), se.getMessage(), se);
       }
-      if (se.getErrorCode() == ER_SPECIFIC_ACCESS_DENIED || se.getErrorCode() == ER_ACCESS_DENIED) {
+      if (se.getErrorCode() == ErrorClassifier.ER_SPECIFIC_ACCESS_DENIED
+          || ErrorClassifier.isAccessDenied(se.getErrorCode())) {
         return new CaptureRefusedException(
             "binlog capture of " + source,
             List.of(

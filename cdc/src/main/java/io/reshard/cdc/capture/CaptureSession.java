@@ -4,6 +4,7 @@ import io.reshard.cdc.CaptureConfig;
 import io.reshard.cdc.CaptureListener;
 import io.reshard.cdc.CaptureRefusedException;
 import io.reshard.cdc.CdcException;
+import io.reshard.core.error.ErrorClassifier;
 import io.reshard.core.position.CapturePosition;
 import io.reshard.core.position.GtidPosition;
 import io.reshard.core.value.MariaDbCharsets;
@@ -57,7 +58,7 @@ public final class CaptureSession {
       }
       return startPosition(c, config, s.mariaDb());
     } catch (SQLException e) {
-      if (e.getErrorCode() == 1045 || e.getErrorCode() == 1044) {
+      if (ErrorClassifier.isAccessDenied(e.getErrorCode())) {
         throw new CaptureRefusedException(
             "capture of " + config.describe(),
             List.of("the source refused the user " + config.sourceUser() + ": " + e.getMessage()));

@@ -8,6 +8,7 @@ import io.reshard.copier.CopySpec;
 import io.reshard.copier.CopyStateTable;
 import io.reshard.copier.CopyThrottle;
 import io.reshard.core.error.DataIntegrityException;
+import io.reshard.core.error.ErrorClassifier;
 import io.reshard.core.placement.ShardingKey;
 import io.reshard.core.rows.KeyOrder;
 import io.reshard.core.rows.RowKey;
@@ -16,8 +17,6 @@ import io.reshard.router.ReshardException;
 import io.reshard.router.RetriableReshardException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLTransientConnectionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -45,8 +44,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TableCopy {
   private static final Logger LOG = LoggerFactory.getLogger(TableCopy.class);
-  private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
-  private static final int ER_LOCK_DEADLOCK = 1213;
 
   private final CopySpec spec;
   private final CopierConfig config;
@@ -164,9 +161,7 @@ public final class TableCopy {
       try {
         return copier.copy(after, rows);
       } catch (SQLException e) {
-        boolean lock =
-            e.getErrorCode() == ER_LOCK_WAIT_TIMEOUT || e.getErrorCode() == ER_LOCK_DEADLOCK;
-        if (!lock || attempt >= config.maxChunkAttempts()) {
+        if (!ErrorClassifier.isLockConflict(e) || attempt >= config.maxChunkAttempts()) {
           throw e;
         }
         metrics.retried(table.table());
@@ -251,11 +246,7 @@ public final class TableCopy {
             + e.getSQLState()
             + "): "
             + e.getMessage();
-    boolean connection =
-        e instanceof SQLNonTransientConnectionException
-            || e instanceof SQLTransientConnectionException
-            || (e.getSQLState() != null && e.getSQLState().startsWith("08"));
-    return connection
+    return ErrorClassifier.isConnectionLoss(e)
         ? new RetriableReshardException(
             what + "; run the copy again: it resumes from the saved key", e)
         : new ReshardException(what, e);

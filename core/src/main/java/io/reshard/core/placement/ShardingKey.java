@@ -1,9 +1,11 @@
 package io.reshard.core.placement;
 
 import io.reshard.core.rows.Row;
+import io.reshard.core.schema.ColumnDef;
 import io.reshard.core.schema.ColumnKind;
 import io.reshard.core.schema.TableRefusedException;
 import io.reshard.core.schema.TableSchema;
+import io.reshard.core.value.ValueCodec;
 import io.reshard.router.ColumnVindex;
 import io.reshard.router.KeyspaceId;
 import io.reshard.router.UnmappableValueException;
@@ -12,6 +14,7 @@ import io.reshard.router.VSchemaTable;
 import io.reshard.router.Vindex;
 import io.reshard.router.VindexDefinition;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * Places a row: the keyspace id of its primary-vindex column, computed by the table's primary
@@ -28,13 +31,15 @@ public final class ShardingKey {
   private final String column;
   private final int index;
   private final boolean integer;
+  private final ColumnDef def;
   private final Vindex vindex;
 
-  private ShardingKey(String table, String column, int index, boolean integer, Vindex vindex) {
+  private ShardingKey(String table, ColumnDef def, int index, Vindex vindex) {
     this.table = table;
-    this.column = column;
+    this.column = def.name();
+    this.def = def;
     this.index = index;
-    this.integer = integer;
+    this.integer = def.kind() == ColumnKind.INTEGER;
     this.vindex = vindex;
   }
 
@@ -77,8 +82,7 @@ public final class ShardingKey {
               + cv.column()
               + ", its primary vindex column in the vschema");
     }
-    boolean integer = table.copyColumns().get(index).kind() == ColumnKind.INTEGER;
-    return new ShardingKey(name, cv.column(), index, integer, def.functional());
+    return new ShardingKey(name, table.copyColumns().get(index), index, def.functional());
   }
 
   /**
@@ -93,6 +97,30 @@ public final class ShardingKey {
       return vindex.keyspaceId(null);
     }
     return vindex.keyspaceId(integer ? integerValue(v) : v);
+  }
+
+  /**
+   * The keyspace id of a row image as capture publishes it (apply): {@code image} maps column names
+   * to values in {@link ValueCodec}'s representation. A character, ENUM, SET or JSON value is
+   * placed by its stored bytes, every other value as it is, which places the row exactly as {@link
+   * #keyspaceId(Row)} places the same row read by the copier.
+   *
+   * @throws UnmappableValueException naming the value if the column is NULL or the vindex cannot
+   *     map it
+   */
+  public KeyspaceId keyspaceIdOf(Map<String, ?> image) {
+    Object value = image.get(column);
+    Object key =
+        switch (def.kind()) {
+          case TEXT, ENUM, SET, JSON -> value == null ? null : ValueCodec.exactBytes(def, value);
+          default -> value;
+        };
+    return vindex.keyspaceId(key);
+  }
+
+  /** The sharding key's column: the table's primary vindex column. */
+  public String column() {
+    return column;
   }
 
   /**

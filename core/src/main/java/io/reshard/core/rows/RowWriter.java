@@ -1,6 +1,7 @@
 package io.reshard.core.rows;
 
 import io.reshard.core.error.DataIntegrityException;
+import io.reshard.core.error.ErrorClassifier;
 import io.reshard.core.schema.ColumnDef;
 import io.reshard.core.schema.ColumnKind;
 import io.reshard.core.schema.TableSchema;
@@ -36,8 +37,6 @@ import java.util.stream.Collectors;
  */
 public final class RowWriter {
   /** MariaDB's {@code WARN_DATA_TRUNCATED}. */
-  private static final int WARN_DATA_TRUNCATED = 1265;
-
   private static final Pattern TRUNCATED_COLUMN =
       Pattern.compile("Data truncated for column '(.*)' at row (\\d+)");
 
@@ -182,7 +181,7 @@ public final class RowWriter {
 
   /** True for the warning of an ENUM error value that the row really holds (index 0). */
   private boolean isEnumErrorValue(SQLWarning w, List<Row> rows) {
-    if (w.getErrorCode() != WARN_DATA_TRUNCATED) {
+    if (w.getErrorCode() != ErrorClassifier.WARN_DATA_TRUNCATED) {
       return false;
     }
     Matcher m = TRUNCATED_COLUMN.matcher(w.getMessage());

@@ -162,6 +162,16 @@ public record ColumnDef(
         maxChars);
   }
 
+  /**
+   * This column as the binlog's TABLE_MAP metadata describes it: without the full type text, the
+   * collation and the character count, which only {@code information_schema} knows.
+   */
+  public ColumnDef asBinlogDescribes() {
+    return new ColumnDef(
+        name, kind, type, unsigned, length, fixedLength, precision, scale, charset, labels,
+        nullable, generated);
+  }
+
   /** The column name quoted with backticks, any backtick doubled. */
   public String quoted() {
     return quote(name);

@@ -32,6 +32,7 @@ public final class TableSchema {
   private final List<ColumnDef> copyColumns;
   private final List<ColumnDef> keyColumns;
   private final int[] keyIndexes;
+  private final int hash;
 
   /**
    * @param database the database (keyspace) name
@@ -56,6 +57,8 @@ public final class TableSchema {
     for (int i = 0; i < keyIndexes.length; i++) {
       keyIndexes[i] = copyColumns.indexOf(keyColumns.get(i)); // -1: generated, see keyIndex
     }
+    // computed once: appliers look their prepared statements up by schema on every record
+    this.hash = Objects.hash(database, table, this.columns, this.primaryKey);
   }
 
   /** The database (the keyspace's name on every shard). */
@@ -167,6 +170,7 @@ public final class TableSchema {
   @Override
   public boolean equals(Object o) {
     return o instanceof TableSchema t
+        && hash == t.hash
         && database.equals(t.database)
         && table.equals(t.table)
         && columns.equals(t.columns)
@@ -175,7 +179,7 @@ public final class TableSchema {
 
   @Override
   public int hashCode() {
-    return Objects.hash(database, table, columns, primaryKey);
+    return hash;
   }
 
   @Override

@@ -1,0 +1,51 @@
+package io.reshard.core.error;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.reshard.core.error.ErrorClassifier.Failure;
+import io.reshard.router.ReshardException;
+import io.reshard.router.RetriableReshardException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import org.junit.jupiter.api.Test;
+
+class ErrorClassifierTest {
+
+  @Test
+  void lockConflictsAndLostConnectionsAreRetriable() {
+    assertEquals(Failure.RETRIABLE, ErrorClassifier.classify(sql(1205, "HY000")));
+    assertEquals(Failure.RETRIABLE, ErrorClassifier.classify(sql(1213, "40001")));
+    assertEquals(Failure.RETRIABLE, ErrorClassifier.classify(sql(0, "08S01")));
+    assertEquals(
+        Failure.RETRIABLE,
+        ErrorClassifier.classify(new SQLNonTransientConnectionException("gone", "HY000", 0)));
+  }
+
+  @Test
+  void refusedRowsAreDataErrors() {
+    for (int code : new int[] {1062, 1048, 1406, 1264, 1265, 1366, 1452}) {
+      assertEquals(Failure.DATA, ErrorClassifier.classify(sql(code, "23000")), "code " + code);
+    }
+  }
+
+  @Test
+  void refusedUsersAndLostPositionsAreFatal() {
+    assertEquals(Failure.FATAL, ErrorClassifier.classify(sql(1045, "28000")));
+    assertEquals(Failure.FATAL, ErrorClassifier.classify(sql(1236, "HY000")));
+    assertEquals(Failure.FATAL, ErrorClassifier.classify(new IllegalStateException("bug")));
+  }
+
+  @Test
+  void aReshardExceptionDecidesByItselfAndCausesAreFollowed() {
+    assertEquals(
+        Failure.RETRIABLE, ErrorClassifier.classify(new RetriableReshardException("later")));
+    assertEquals(Failure.FATAL, ErrorClassifier.classify(new ReshardException("no")));
+    assertEquals(
+        Failure.DATA,
+        ErrorClassifier.classify(new RuntimeException("wrapped", sql(1062, "23000"))));
+  }
+
+  private static SQLException sql(int code, String state) {
+    return new SQLException("error " + code, state, code);
+  }
+}
