@@ -168,8 +168,18 @@ public record ColumnDef(
    */
   public ColumnDef asBinlogDescribes() {
     return new ColumnDef(
-        name, kind, type, unsigned, length, fixedLength, precision, scale, charset, labels,
-        nullable, generated);
+        name,
+        kind,
+        type,
+        unsigned,
+        length,
+        fixedLength,
+        precision,
+        scale,
+        charset,
+        labels,
+        nullable,
+        generated);
   }
 
   /** The column name quoted with backticks, any backtick doubled. */
