@@ -75,7 +75,7 @@ public final class AdminServer implements DaemonService {
   private final WorkflowActions actions;
   private final PrometheusMeterRegistry registry;
   private final List<String> secrets;
-  private volatile String state = "NEW";
+  private volatile ServiceState state = ServiceState.NEW;
   private HttpServer server;
   private ExecutorService executor;
 
@@ -148,7 +148,7 @@ public final class AdminServer implements DaemonService {
     server.setExecutor(executor);
     server.createContext("/", this::handle);
     server.start();
-    state = "LISTENING";
+    state = ServiceState.LISTENING;
     if (!server.getAddress().getAddress().isLoopbackAddress()) {
       LOG.warn("the admin endpoint listens on {}, not on loopback", server.getAddress());
     }
@@ -176,11 +176,11 @@ public final class AdminServer implements DaemonService {
       server.stop(0);
       executor.shutdownNow();
     }
-    state = "STOPPED";
+    state = ServiceState.STOPPED;
   }
 
   @Override
-  public String state() {
+  public ServiceState state() {
     return state;
   }
 
@@ -252,26 +252,8 @@ public final class AdminServer implements DaemonService {
   }
 
   private Map<String, Object> liveView(Workflow w) {
-    Map<String, Object> v = view(w);
+    Map<String, Object> v = WorkflowViews.record(w);
     v.putAll(actions.details(w.name()));
-    return v;
-  }
-
-  /** A workflow as the endpoint shows it: every field present, null where unset. */
-  static Map<String, Object> view(Workflow w) {
-    Map<String, Object> v = new LinkedHashMap<>();
-    v.put("name", w.name());
-    v.put("keyspace", w.keyspace());
-    v.put("state", w.state().name());
-    v.put("sources", w.sources());
-    v.put("targets", w.targets());
-    v.put("servers", w.servers());
-    v.put("p0", w.p0());
-    v.put("journal_position", w.journalPosition());
-    v.put("last_diff_clean", w.lastDiffClean());
-    v.put("last_error", w.lastError());
-    v.put("updated_at", w.updatedAt());
-    v.put("next_states", w.state().next().stream().map(Enum::name).sorted().toList());
     return v;
   }
 
@@ -384,6 +366,6 @@ public final class AdminServer implements DaemonService {
   /** The lower-case state, for messages. */
   @Override
   public String toString() {
-    return "admin endpoint (" + state.toLowerCase(Locale.ROOT) + ")";
+    return "admin endpoint (" + state.name().toLowerCase(Locale.ROOT) + ")";
   }
 }

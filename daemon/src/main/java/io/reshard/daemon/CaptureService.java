@@ -55,7 +55,7 @@ public final class CaptureService implements DaemonService {
   private final Duration stopTimeout;
   private final Pause pause;
   private final CountDownLatch stopRequest = new CountDownLatch(1);
-  private volatile String state = "NEW";
+  private volatile ServiceState state = ServiceState.NEW;
   private volatile String detail;
   private volatile CaptureEngine engine;
   private Thread supervisor;
@@ -112,7 +112,7 @@ public final class CaptureService implements DaemonService {
     if (supervisor != null) {
       throw new IllegalStateException(name() + " was already started");
     }
-    state = "STARTING";
+    state = ServiceState.STARTING;
     supervisor =
         new Thread(this::supervise, "supervise-capture-" + shard.keyspace() + "-" + shard.shard());
     supervisor.setDaemon(true);
@@ -125,11 +125,11 @@ public final class CaptureService implements DaemonService {
    * the configuration lists). Does nothing in any other state.
    */
   public synchronized void restartIfFailed() {
-    if (!"FAILED".equals(state) || stopRequested()) {
+    if (state != ServiceState.FAILED || stopRequested()) {
       return;
     }
     LOG.info("{}: starting capture again at a workflow's request", name());
-    state = "STARTING";
+    state = ServiceState.STARTING;
     detail = null;
     supervisor =
         new Thread(this::supervise, "supervise-capture-" + shard.keyspace() + "-" + shard.shard());
@@ -158,13 +158,13 @@ public final class CaptureService implements DaemonService {
     } catch (InterruptedException x) {
       Thread.currentThread().interrupt();
     }
-    if (!"FAILED".equals(state)) {
-      state = "STOPPED";
+    if (state != ServiceState.FAILED) {
+      state = ServiceState.STOPPED;
     }
   }
 
   @Override
-  public String state() {
+  public ServiceState state() {
     return state;
   }
 
@@ -191,7 +191,7 @@ public final class CaptureService implements DaemonService {
       }
       CdcException f = outcome.failure();
       if (f != null && !transientAtRoot(f)) {
-        state = "FAILED";
+        state = ServiceState.FAILED;
         detail = f.getMessage();
         LOG.error("{}: capture failed and needs an operator: {}", name(), f.getMessage());
         return;
@@ -199,7 +199,7 @@ public final class CaptureService implements DaemonService {
       if (outcome.started()) {
         backoff = initialBackoff; // it had started: this failure is a new one
       }
-      state = "RETRYING";
+      state = ServiceState.RETRYING;
       detail = f == null ? "the engine stopped by itself" : f.getMessage();
       LOG.warn("{}: restarting capture in {} ms: {}", name(), backoff.toMillis(), detail);
       try {
@@ -237,7 +237,7 @@ public final class CaptureService implements DaemonService {
     if (stopRequested()) {
       e.stop(); // stop() may have run before the engine was visible to it
     }
-    state = "RUNNING";
+    state = ServiceState.RUNNING;
     detail = null;
     LOG.info("{}: capturing {} into {}", name(), config.describe(), config.changeTopic());
     try {

@@ -67,7 +67,7 @@ public final class Daemon {
               cs::committedPosition,
               cs::restartIfFailed,
               () ->
-                  "FAILED".equals(cs.state())
+                  cs.state() == ServiceState.FAILED
                       ? Optional.of(String.valueOf(cs.detail()))
                       : Optional.empty());
         }

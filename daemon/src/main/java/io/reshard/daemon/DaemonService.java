@@ -26,11 +26,11 @@ public interface DaemonService {
   void stop();
 
   /**
-   * The service's state as an upper-case word, e.g. {@code RUNNING}, {@code RETRYING}, {@code
-   * FAILED}, {@code STOPPED}. {@code FAILED} means an operator must act; the daemon reports itself
-   * degraded while any service is FAILED.
+   * The service's state, e.g. {@code RUNNING}, {@code RETRYING}, {@code FAILED}, {@code STOPPED}.
+   * {@code FAILED} means an operator must act; the daemon reports itself degraded while any service
+   * is FAILED.
    */
-  String state();
+  ServiceState state();
 
   /**
    * More about the state for an operator (the last error, the position reached), or null. Never

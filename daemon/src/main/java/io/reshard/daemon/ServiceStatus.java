@@ -4,10 +4,10 @@ package io.reshard.daemon;
  * A snapshot of one hosted service, as {@code GET /health} reports it.
  *
  * @param name the service's name
- * @param state its state word
+ * @param state its state (its name on the wire)
  * @param detail more for an operator, or null
  */
-public record ServiceStatus(String name, String state, String detail) {
+public record ServiceStatus(String name, ServiceState state, String detail) {
 
   /** The current status of {@code service}. */
   public static ServiceStatus of(DaemonService service) {
@@ -16,7 +16,7 @@ public record ServiceStatus(String name, String state, String detail) {
 
   /** True if the service stopped for good and needs an operator. */
   public boolean failed() {
-    return "FAILED".equals(state);
+    return state == ServiceState.FAILED;
   }
 
   /**
@@ -24,6 +24,6 @@ public record ServiceStatus(String name, String state, String detail) {
    * the broker that cannot be reached).
    */
   public boolean impaired() {
-    return failed() || "RETRYING".equals(state);
+    return failed() || state == ServiceState.RETRYING;
   }
 }

@@ -1,9 +1,7 @@
 package io.reshard.daemon;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.reshard.copier.CopierConfig;
-import io.reshard.copier.CopyProgress;
 import io.reshard.differ.DiffReport;
 import io.reshard.differ.Differ;
 import io.reshard.differ.TableDiff;
@@ -47,27 +45,14 @@ import org.slf4j.LoggerFactory;
  * The daemon's workflow runners (DESIGN 5): hosts a {@link WorkflowRunner} per active workflow,
  * takes up every stored workflow at start ({@link WorkflowRunner#resume}, then the copy if it is
  * unfinished), runs each copy on a thread of its own, and performs the operator's actions ({@link
- * WorkflowActions}): {@code create}, {@code diff}, {@code switch-reads}, {@code switch-writes},
- * {@code reverse-traffic}, {@code complete}, {@code cancel}. An action returns when its step has
- * finished or been rolled back; one action at a time per workflow (another one answers {@code
- * RETRY_LATER}). Thread-safe.
+ * WorkflowActions}, named by {@link WorkflowAction}): {@code create}, {@code diff}, {@code
+ * switch-reads}, {@code switch-writes}, {@code reverse-traffic}, {@code complete}, {@code cancel},
+ * {@code resume}. An action returns when its step has finished or been rolled back; one action at a
+ * time per workflow (another one answers {@code RETRY_LATER}). What it adds to a workflow's JSON is
+ * rendered by {@link WorkflowViews}. Thread-safe.
  */
 public final class WorkflowService implements DaemonService, WorkflowActions {
   private static final Logger LOG = LoggerFactory.getLogger(WorkflowService.class);
-
-  /** The actions {@link #perform} knows. */
-  public static final List<String> ACTIONS =
-      List.of(
-          "create",
-          "diff",
-          "switch-reads",
-          "switch-writes",
-          "reverse-traffic",
-          "complete",
-          "cancel",
-          "resume");
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final DaemonConfig config;
   private final ServerDirectory servers;
@@ -77,7 +62,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   private final MeterRegistry meters;
   private final Map<String, ShardMapPublisher> publishers = new HashMap<>();
   private final Map<String, Hosted> hosted = new ConcurrentHashMap<>();
-  private volatile String state = "NEW";
+  private volatile ServiceState state = ServiceState.NEW;
   private volatile String detail;
   private Thread resumer;
   private Thread supervisor;
@@ -124,7 +109,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   /** Takes up the stored workflows on a thread of its own: Kafka may take a while to answer. */
   @Override
   public synchronized void start() {
-    state = "STARTING";
+    state = ServiceState.STARTING;
     resumer = new Thread(this::resumeAll, "workflow-resume");
     resumer.setDaemon(true);
     resumer.start();
@@ -138,7 +123,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
    * reached (as capture's supervisor does for capture), on a workflow no action holds.
    */
   private void supervise() {
-    while (!"STOPPING".equals(state) && !"STOPPED".equals(state)) {
+    while (state != ServiceState.STOPPING && state != ServiceState.STOPPED) {
       try {
         Thread.sleep(SUPERVISE_EVERY_MS);
       } catch (InterruptedException e) {
@@ -194,7 +179,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       failed.add("reading the stored workflows: " + e.getMessage());
     }
     detail = failed.isEmpty() ? null : String.join("; ", failed);
-    state = failed.isEmpty() ? "RUNNING" : "FAILED";
+    state = failed.isEmpty() ? ServiceState.RUNNING : ServiceState.FAILED;
     LOG.info("workflows taken up: {}", hosted.keySet());
   }
 
@@ -207,10 +192,10 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       try {
         return store.list();
       } catch (RuntimeException e) {
-        if (Thread.currentThread().isInterrupted() || "STOPPING".equals(state)) {
+        if (Thread.currentThread().isInterrupted() || state == ServiceState.STOPPING) {
           throw e;
         }
-        state = "RETRYING";
+        state = ServiceState.RETRYING;
         detail = "cannot read the stored workflows yet: " + e.getMessage();
         LOG.warn("{}; trying again in 2 s", detail);
         try {
@@ -225,7 +210,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
 
   /** True if {@code e} ended a take-up because the daemon is stopping (its thread interrupted). */
   private boolean stopping(Exception e) {
-    if ("STOPPING".equals(state)) {
+    if (state == ServiceState.STOPPING) {
       return true;
     }
     for (Throwable t = e; t != null; t = t.getCause()) {
@@ -257,7 +242,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   @Override
   public void stop() {
     synchronized (this) {
-      state = "STOPPING";
+      state = ServiceState.STOPPING;
       if (resumer != null) {
         resumer.interrupt();
       }
@@ -283,15 +268,17 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    state = "STOPPED";
+    state = ServiceState.STOPPED;
   }
 
   /**
    * {@code RETRYING} while a hosted workflow has a stream in error, else the service's own state.
    */
   @Override
-  public String state() {
-    return "RUNNING".equals(state) && streamInError().isPresent() ? "RETRYING" : state;
+  public ServiceState state() {
+    return state == ServiceState.RUNNING && streamInError().isPresent()
+        ? ServiceState.RETRYING
+        : state;
   }
 
   @Override
@@ -320,12 +307,14 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   public Result perform(String name, String action, Map<String, String> params) {
     try {
       awaitTakenUp();
-      if (action.equals("create")) {
-        return create(name, params);
-      }
-      if (!ACTIONS.contains(action)) {
+      Optional<WorkflowAction> known = WorkflowAction.fromWire(action);
+      if (known.isEmpty()) {
         return new Result(
-            Outcome.BAD_REQUEST, "no action " + action + "; the actions are " + ACTIONS);
+            Outcome.BAD_REQUEST,
+            "no action " + action + "; the actions are " + WorkflowAction.wireNames());
+      }
+      if (known.get() == WorkflowAction.CREATE) {
+        return create(name, params);
       }
       Hosted h = hosted.get(name);
       if (h == null) {
@@ -351,7 +340,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             "another action is running on workflow " + name + "; try again when it has finished");
       }
       try {
-        return act(h, action, params);
+        return act(h, known.get(), params);
       } finally {
         h.lock.unlock();
       }
@@ -383,17 +372,17 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     }
   }
 
-  private Result act(Hosted h, String action, Map<String, String> p) throws Exception {
+  private Result act(Hosted h, WorkflowAction action, Map<String, String> p) throws Exception {
     WorkflowRunner r = h.runner;
     String name = r.spec().name();
     return switch (action) {
-      case "diff" -> Boolean.parseBoolean(p.getOrDefault("repair", "false")) ? repair(h) : diff(h);
-      case "switch-reads" -> {
+      case DIFF -> Boolean.parseBoolean(p.getOrDefault("repair", "false")) ? repair(h) : diff(h);
+      case SWITCH_READS -> {
         r.switchReads();
         yield new Result(Outcome.DONE, "workflow " + name + ": reads served by the targets");
       }
-      case "switch-writes" -> switchWrites(r, p);
-      case "resume" -> {
+      case SWITCH_WRITES -> switchWrites(r, p);
+      case RESUME -> {
         List<String> resumed = r.resumeStreams();
         yield resumed.isEmpty()
             ? new Result(Outcome.REFUSED, "workflow " + name + ": no stream is stopped in error")
@@ -405,7 +394,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
                     + resumed
                     + " resumed (a DDL is passed over, a refused row is tried again)");
       }
-      case "reverse-traffic" -> {
+      case REVERSE_TRAFFIC -> {
         r.reverseTraffic();
         yield new Result(
             Outcome.DONE,
@@ -415,7 +404,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
                 + r.workflow().sources()
                 + "; forward streams run again (run a diff before switching again)");
       }
-      case "complete" -> {
+      case COMPLETE -> {
         r.complete(Boolean.parseBoolean(p.getOrDefault("drop_source_data", "false")));
         hosted.remove(name);
         r.close();
@@ -423,14 +412,15 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             Outcome.DONE,
             "workflow " + name + " completed: " + r.workflow().sources() + " retired");
       }
-      case "cancel" -> {
+      case CANCEL -> {
         stopCopy(h);
         r.cancel();
         hosted.remove(name);
         r.close();
         yield new Result(Outcome.DONE, "workflow " + name + " cancelled: the targets were emptied");
       }
-      default -> throw new IllegalArgumentException("no action " + action);
+      // perform() creates before any workflow is hosted: never reached
+      case CREATE -> throw new IllegalArgumentException("workflow " + name + " exists already");
     };
   }
 
@@ -463,7 +453,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   private Result diff(Hosted h) throws Exception {
     refuseBeforeCopyDone(h, "diff");
     List<DiffReport> reports = h.runner.diff();
-    Map<String, Object> data = diffJson(reports);
+    Map<String, Object> data = WorkflowViews.diff(reports);
     boolean clean = (boolean) data.get("clean");
     return new Result(
         Outcome.DONE,
@@ -486,15 +476,10 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     List<Differ.RepairResult> results = h.runner.repair();
     List<DiffReport> repaired = results.stream().map(Differ.RepairResult::repaired).toList();
     List<DiffReport> verified = results.stream().map(Differ.RepairResult::verified).toList();
-    Map<String, Object> after = diffJson(verified);
-    boolean clean = (boolean) after.get("clean");
     long fixed =
         repaired.stream().flatMap(r -> r.tables().stream()).mapToLong(TableDiff::repaired).sum();
-    Map<String, Object> data = new LinkedHashMap<>();
-    data.put("clean", clean);
-    data.put("rows_repaired", fixed);
-    data.put("repaired", diffJson(repaired));
-    data.put("verified", after);
+    Map<String, Object> data = WorkflowViews.repair(repaired, verified, fixed);
+    boolean clean = (boolean) data.get("clean");
     return new Result(
         Outcome.DONE,
         "workflow "
@@ -524,40 +509,6 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
               + step
               + " runs once the copy is done");
     }
-  }
-
-  /** {@code {clean, tables: [per table over all targets], targets: [each report]}}. */
-  static Map<String, Object> diffJson(List<DiffReport> reports) {
-    Map<String, long[]> sums = new LinkedHashMap<>();
-    List<Object> targets = new ArrayList<>();
-    for (DiffReport r : reports) {
-      for (TableDiff t : r.tables()) {
-        long[] a = sums.computeIfAbsent(t.table(), k -> new long[5]);
-        a[0] += t.compared();
-        a[1] += t.matching();
-        a[2] += t.mismatched();
-        a[3] += t.extraSource();
-        a[4] += t.extraTarget();
-      }
-      targets.add(parse(r.toJson()));
-    }
-    List<Object> tables = new ArrayList<>();
-    sums.forEach(
-        (table, a) -> {
-          Map<String, Object> m = new LinkedHashMap<>();
-          m.put("table", table);
-          m.put("compared", a[0]);
-          m.put("matching", a[1]);
-          m.put("mismatched", a[2]);
-          m.put("extra_source", a[3]);
-          m.put("extra_target", a[4]);
-          tables.add(m);
-        });
-    Map<String, Object> data = new LinkedHashMap<>();
-    data.put("clean", reports.stream().allMatch(DiffReport::isClean));
-    data.put("tables", tables);
-    data.put("targets", targets);
-    return data;
   }
 
   private Result create(String name, Map<String, String> p) throws Exception {
@@ -795,75 +746,11 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   @Override
   public Map<String, Object> details(String workflow) {
     Hosted h = hosted.get(workflow);
-    Map<String, Object> m = new LinkedHashMap<>();
-    Optional<Workflow> stored = h == null ? Optional.empty() : Optional.of(h.runner.workflow());
     if (h == null) {
-      m.put("hosted", false);
-      return m;
+      return WorkflowViews.notHosted();
     }
-    WorkflowStatus s = h.runner.status();
-    m.put("hosted", true);
-    // the runner's record is never older than the one read from the topic just before
-    m.put("state", s.workflow().state().name());
-    m.put("copy_done", s.copyDone());
-    m.put("max_lag_ms", s.maxLagMillis());
-    List<Object> streams = new ArrayList<>();
-    for (WorkflowStatus.Stream st : s.streams()) {
-      Map<String, Object> one = new LinkedHashMap<>();
-      one.put("direction", st.direction());
-      one.put("source", String.join(",", st.sources()));
-      one.put("target", st.target());
-      one.put("state", st.state());
-      one.put("position", st.positions());
-      one.put("lag_ms", st.lagMillis());
-      one.put("last_error", st.lastError());
-      streams.add(one);
-    }
-    m.put("streams", streams);
-    if (s.workflow().lastError() == null) {
-      s.streams().stream()
-          .filter(st -> st.lastError() != null)
-          .findFirst()
-          .ifPresent(
-              st -> m.put("last_error", "the stream into " + st.target() + ": " + st.lastError()));
-    }
-    if (s.copy() != null) {
-      m.put("copy", copyJson(s.copy()));
-    }
-    m.put("diff_running", s.diff());
-    if (h.copyError != null) {
-      m.put("copy_error", h.copyError);
-    }
-    stored.ifPresent(w -> m.put("generation", w.generation()));
-    return m;
-  }
-
-  private static Map<String, Object> copyJson(CopyProgress p) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("rows_copied", p.rowsCopied());
-    m.put("estimated_rows", p.estimatedRows());
-    m.put("rows_per_s", Math.round(p.rowsPerSecond()));
-    m.put("eta_s", p.eta().map(Duration::toSeconds).orElse(null));
-    m.put("done", p.done());
-    List<Object> tables = new ArrayList<>();
-    for (CopyProgress.TableProgress t : p.tables()) {
-      Map<String, Object> one = new LinkedHashMap<>();
-      one.put("table", t.table());
-      one.put("state", t.state().name());
-      one.put("rows_copied", t.rowsCopied());
-      one.put("estimated_rows", t.estimatedRows());
-      tables.add(one);
-    }
-    m.put("tables", tables);
-    return m;
-  }
-
-  private static Object parse(String json) {
-    try {
-      return JSON.readValue(json, Object.class);
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException("a report's own JSON always parses", e);
-    }
+    Workflow stored = h.runner.workflow();
+    return WorkflowViews.hosted(stored, h.runner.status(), h.copyError);
   }
 
   private static String required(Map<String, String> p, String key) {

@@ -97,10 +97,13 @@ class AdminServerTest {
         Workflow.create("merge-80", "commerce", List.of("80-c0", "c0-"), List.of("80-"), null, t)
             .transition(WorkflowState.COPYING, t)
             .withError("copy of orders stopped: duplicate key", t));
-    services.add(new ServiceStatus("capture/commerce/-80", "RUNNING", "committed 1-1-9"));
+    services.add(
+        new ServiceStatus("capture/commerce/-80", ServiceState.RUNNING, "committed 1-1-9"));
     services.add(
         new ServiceStatus(
-            "capture/commerce/80-", "RETRYING", "login as reshard/" + PASSWORD + " refused"));
+            "capture/commerce/80-",
+            ServiceState.RETRYING,
+            "login as reshard/" + PASSWORD + " refused"));
     server = start(config(TOKEN));
     base = server.endpoint();
   }
@@ -145,9 +148,10 @@ class AdminServerTest {
     assertEquals(
         "login as reshard/[hidden] refused", h.get("services").get(1).get("detail").asText());
 
-    services.set(1, new ServiceStatus("capture/commerce/80-", "RUNNING", "committed 2-2-4"));
+    services.set(
+        1, new ServiceStatus("capture/commerce/80-", ServiceState.RUNNING, "committed 2-2-4"));
     assertEquals("up", JSON.readTree(get("/health").body()).get("status").asText());
-    services.add(new ServiceStatus("runner/split-c0", "FAILED", "needs an operator"));
+    services.add(new ServiceStatus("runner/split-c0", ServiceState.FAILED, "needs an operator"));
     assertEquals("degraded", JSON.readTree(get("/health").body()).get("status").asText());
   }
 

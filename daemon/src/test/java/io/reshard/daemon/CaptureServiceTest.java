@@ -65,13 +65,13 @@ class CaptureServiceTest {
               fivePauses.countDown();
             });
     assertEquals("capture/ks/-80", s.name());
-    assertEquals("NEW", s.state());
+    assertEquals(ServiceState.NEW, s.state());
     s.start();
     assertTrue(fivePauses.await(60, TimeUnit.SECONDS), "pauses: " + pauses);
-    assertEquals("RETRYING", s.state());
+    assertEquals(ServiceState.RETRYING, s.state());
     assertTrue(s.detail().startsWith("cannot reach the source ks/-80@127.0.0.1:"), s.detail());
     s.stop();
-    assertEquals("STOPPED", s.state());
+    assertEquals(ServiceState.STOPPED, s.state());
     assertEquals(
         List.of(100L, 200L, 400L, 400L, 400L),
         pauses.subList(0, 5).stream().map(Duration::toMillis).toList());
@@ -99,14 +99,14 @@ class CaptureServiceTest {
             (d, stop) -> pauses.add(d));
     s.start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!"FAILED".equals(s.state()) && System.nanoTime() < deadline) {
+    while (s.state() != ServiceState.FAILED && System.nanoTime() < deadline) {
       Thread.sleep(10);
     }
-    assertEquals("FAILED", s.state());
+    assertEquals(ServiceState.FAILED, s.state());
     assertTrue(s.detail().contains("a bug while making the engine"), s.detail());
     assertEquals(List.of(), pauses);
     s.stop();
-    assertEquals("FAILED", s.state(), "stopping keeps the failure visible");
+    assertEquals(ServiceState.FAILED, s.state(), "stopping keeps the failure visible");
   }
 
   @Test

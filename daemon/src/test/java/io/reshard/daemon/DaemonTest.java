@@ -23,7 +23,7 @@ class DaemonTest {
   private final class FakeService implements DaemonService {
     private final String name;
     private final RuntimeException failOnStart;
-    private volatile String state = "NEW";
+    private volatile ServiceState state = ServiceState.NEW;
 
     FakeService(String name, RuntimeException failOnStart) {
       this.name = name;
@@ -41,17 +41,17 @@ class DaemonTest {
       if (failOnStart != null) {
         throw failOnStart;
       }
-      state = "RUNNING";
+      state = ServiceState.RUNNING;
     }
 
     @Override
     public void stop() {
       events.add("stop " + name);
-      state = "STOPPED";
+      state = ServiceState.STOPPED;
     }
 
     @Override
-    public String state() {
+    public ServiceState state() {
       return state;
     }
   }
@@ -87,7 +87,7 @@ class DaemonTest {
     assertEquals(
         List.of("admin", "capture/ks/-80", "capture/ks/80-", "runner"),
         status.stream().map(ServiceStatus::name).toList());
-    assertEquals("LISTENING", status.get(0).state());
+    assertEquals(ServiceState.LISTENING, status.get(0).state());
     assertTrue(d.adminEndpoint().toString().startsWith("http://127.0.0.1:"));
 
     HttpResponse<String> health =
@@ -104,7 +104,7 @@ class DaemonTest {
     d.awaitStopped();
     stopper.join();
     assertEquals(List.of("stop runner", "stop capture/ks/80-", "stop capture/ks/-80"), events);
-    assertEquals("STOPPED", d.status().get(0).state());
+    assertEquals(ServiceState.STOPPED, d.status().get(0).state());
     d.stop(); // idempotent
     assertEquals(3, events.size());
   }
@@ -123,7 +123,8 @@ class DaemonTest {
             "stop capture/ks/80-",
             "stop capture/ks/-80"),
         events);
-    assertEquals("STOPPED", d.status().get(0).state(), "the admin endpoint was stopped too");
+    assertEquals(
+        ServiceState.STOPPED, d.status().get(0).state(), "the admin endpoint was stopped too");
     Thread waiter =
         new Thread(
             () -> {

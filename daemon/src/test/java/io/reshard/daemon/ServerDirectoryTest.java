@@ -61,7 +61,7 @@ class ServerDirectoryTest {
     DiffReport b =
         new DiffReport(
             "w", "c0-", "1-1-5", List.of(new TableDiff("t", 5, 4, 0, 0, 1, 0, List.of())));
-    Map<String, Object> doc = WorkflowService.diffJson(List.of(a, b));
+    Map<String, Object> doc = WorkflowViews.diff(List.of(a, b));
     assertEquals(false, doc.get("clean"));
     @SuppressWarnings("unchecked")
     Map<String, Object> t = ((List<Map<String, Object>>) doc.get("tables")).get(0);
