@@ -68,7 +68,7 @@ import java.util.Random;
  * <p>Run from the repository root (one command line):
  *
  * <pre>
- * mvn -B -q -o -pl differ -am package -DskipTests &amp;&amp; java -cp "differ/target/test-classes:differ/target/classes:$(cat differ/target/bench.classpath)" io.reshard.differ.CopyDiffBenchmark [rows, default 200000]
+ * mvn -B -q -o -pl lab -am package -DskipTests &amp;&amp; java -cp "lab/target/reshard-lab.jar:lab/target/lib/*" io.reshard.bench.copydiff.CopyDiffBenchmark [rows, default 200000]
  * </pre>
  */
 public final class CopyDiffBenchmark {

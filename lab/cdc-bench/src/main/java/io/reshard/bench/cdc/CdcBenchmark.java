@@ -45,7 +45,7 @@ import java.util.stream.Stream;
  * <p>Run from the repository root:
  *
  * <pre>
- * mvn -B -q -Pbench -pl benchmarks -am package -DskipTests &amp;&amp; java -cp "benchmarks/target/classes:$(cat benchmarks/target/bench.classpath)" io.reshard.bench.cdc.CdcBenchmark [--changes 1000000] [--runs 2] [--chunk 1000] [--lag 2000,5000,10000] [--lag-seconds 20] [--parts backlog,lag|capture] [--dir target/cdc-bench] [--child-jvm-opts "..."]
+ * mvn -B -q -Pbench -pl lab/cdc-bench -am package -DskipTests &amp;&amp; java -cp "lab/cdc-bench/target/classes:$(cat lab/cdc-bench/target/bench.classpath)" io.reshard.bench.cdc.CdcBenchmark [--changes 1000000] [--runs 2] [--chunk 1000] [--lag 2000,5000,10000] [--lag-seconds 20] [--parts backlog,lag|capture] [--dir target/cdc-bench] [--child-jvm-opts "..."]
  * </pre>
  */
 public final class CdcBenchmark {
