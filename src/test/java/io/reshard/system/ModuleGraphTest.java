@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The module graph of DESIGN 2, checked on the compiled main classes of every module: router-lib
  * &lt;- core &lt;- {cdc, copier, differ} &lt;- switcher &lt;- daemon &lt;- cli, the demo and the
- * benchmarks on top. Each rule names the packages a module must not use; a class that breaks one
- * is listed with the dependency that breaks it.
+ * benchmarks on top. Each rule names the packages a module must not use; a class that breaks one is
+ * listed with the dependency that breaks it.
  */
 class ModuleGraphTest {
   private static JavaClasses main;
@@ -51,7 +51,8 @@ class ModuleGraphTest {
 
   @Test
   void routerLibUsesNoOtherModule() {
-    check("router", "core", "cdc", "copier", "differ", "switcher", "daemon", "cli", "demo", "bench");
+    check(
+        "router", "core", "cdc", "copier", "differ", "switcher", "daemon", "cli", "demo", "bench");
   }
 
   @Test

@@ -211,7 +211,11 @@ public final class SmokeCheck {
     }
   }
 
-  static Properties producerProps(String bootstrap) {
+  /**
+   * A transactional producer's properties for {@code bootstrap}: string keys and values, a new
+   * transactional id each call (used by the lab's startup benchmark too).
+   */
+  public static Properties producerProps(String bootstrap) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "reshard-smoke-" + UUID.randomUUID());

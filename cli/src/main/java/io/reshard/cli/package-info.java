@@ -1,0 +1,7 @@
+/**
+ * The {@code reshard} operator command line (picocli). Entry class: {@link
+ * io.reshard.cli.ReshardCli}; exit codes: {@link io.reshard.cli.ExitCodes}. Commands parse, call
+ * the modules, and print; they hold no business logic. Verbs from other modules (the lab's {@code
+ * demo} and {@code bench}) join through {@link io.reshard.cli.CommandPlugin}.
+ */
+package io.reshard.cli;

@@ -1,5 +1,0 @@
-/**
- * {@code reshard demo}: the five-server experiment end to end on a local cluster. Entry class:
- * {@link io.reshard.demo.Demo}, which reads as its runbook; each step is its own class.
- */
-package io.reshard.demo;

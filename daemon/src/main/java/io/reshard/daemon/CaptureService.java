@@ -1,0 +1,272 @@
+package io.reshard.daemon;
+
+import io.reshard.cdc.CaptureConfig;
+import io.reshard.cdc.CaptureEngine;
+import io.reshard.cdc.CaptureListener;
+import io.reshard.cdc.CdcException;
+import io.reshard.core.position.CapturePosition;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps one source shard's {@link CaptureEngine} running inside the daemon, on a supervisor thread
+ * of its own ({@code supervise-capture-<keyspace>-<shard>}).
+ *
+ * <p>The supervisor starts an engine; when the engine cannot start because the source or Kafka is
+ * not reachable, or ends with a failure that is transient at its root (the engine gives up on a
+ * transient failure after its own {@code retry.timeout.ms}), it starts a new engine after a pause
+ * that begins at {@code restart.backoff.initial.ms} and doubles up to {@code
+ * restart.backoff.max.ms} (reset once an engine has started). A fatal failure — a refused
+ * precondition, a lost binlog position, another capture process fencing this one, a change that
+ * cannot be captured faithfully — leaves the service {@code FAILED} with the engine's message: an
+ * operator must act, and restarting would not help (or would fight the other process).
+ *
+ * <p>States: {@code NEW}, {@code STARTING}, {@code RUNNING}, {@code RETRYING}, {@code FAILED},
+ * {@code STOPPED}. Thread-safe.
+ */
+public final class CaptureService implements DaemonService {
+  private static final Logger LOG = LoggerFactory.getLogger(CaptureService.class);
+
+  /** Waits between restarts; returns early when {@code stop} is counted down. */
+  @FunctionalInterface
+  public interface Pause {
+    /** The real pause: waits on {@code stop} for {@code duration}. */
+    Pause SYSTEM = (duration, stop) -> stop.await(duration.toMillis(), TimeUnit.MILLISECONDS);
+
+    /**
+     * Waits {@code duration}, or less if {@code stop} reaches zero.
+     *
+     * @throws InterruptedException if interrupted
+     */
+    void pause(Duration duration, CountDownLatch stop) throws InterruptedException;
+  }
+
+  private final SourceShard shard;
+  private final CaptureConfig config;
+  private final BiFunction<CaptureConfig, CaptureListener, CaptureEngine> engines;
+  private final CaptureMetrics metrics;
+  private final Duration initialBackoff;
+  private final Duration maxBackoff;
+  private final Duration stopTimeout;
+  private final Pause pause;
+  private final CountDownLatch stopRequest = new CountDownLatch(1);
+  private volatile ServiceState state = ServiceState.NEW;
+  private volatile String detail;
+  private volatile CaptureEngine engine;
+  private Thread supervisor;
+
+  /**
+   * @param shard the source shard
+   * @param config its capture configuration
+   * @param engines makes an engine for a config and a listener (the real one: {@code (c, l) -> new
+   *     CaptureEngine(c, l, Clock.systemUTC())})
+   * @param metrics the shard's meters; also the engine's listener
+   * @param initialBackoff the first pause before a restart
+   * @param maxBackoff the longest pause
+   * @param stopTimeout how long {@link #stop()} waits for the engine and the supervisor
+   * @param pause how pauses are taken (tests pass one that does not sleep)
+   */
+  public CaptureService(
+      SourceShard shard,
+      CaptureConfig config,
+      BiFunction<CaptureConfig, CaptureListener, CaptureEngine> engines,
+      CaptureMetrics metrics,
+      Duration initialBackoff,
+      Duration maxBackoff,
+      Duration stopTimeout,
+      Pause pause) {
+    this.shard = shard;
+    this.config = config;
+    this.engines = engines;
+    this.metrics = metrics;
+    this.initialBackoff = initialBackoff;
+    this.maxBackoff = maxBackoff;
+    this.stopTimeout = stopTimeout;
+    this.pause = pause;
+  }
+
+  @Override
+  public String name() {
+    return "capture/" + shard.id();
+  }
+
+  /** The shard this service captures. */
+  public SourceShard shard() {
+    return shard;
+  }
+
+  /** The position the current engine has committed to Kafka; empty while none has. */
+  public Optional<CapturePosition> committedPosition() {
+    CaptureEngine e = engine;
+    return e == null ? Optional.empty() : e.committedPosition();
+  }
+
+  /** Starts the supervisor thread; the first engine starts there. */
+  @Override
+  public synchronized void start() {
+    if (supervisor != null) {
+      throw new IllegalStateException(name() + " was already started");
+    }
+    state = ServiceState.STARTING;
+    supervisor =
+        new Thread(this::supervise, "supervise-capture-" + shard.keyspace() + "-" + shard.shard());
+    supervisor.setDaemon(true);
+    supervisor.start();
+  }
+
+  /**
+   * Starts capture again if it failed for good: for a workflow that has just made a refused
+   * precondition true (its create step made the keyspace database on a target server whose capture
+   * the configuration lists). Does nothing in any other state.
+   */
+  public synchronized void restartIfFailed() {
+    if (state != ServiceState.FAILED || stopRequested()) {
+      return;
+    }
+    LOG.info("{}: starting capture again at a workflow's request", name());
+    state = ServiceState.STARTING;
+    detail = null;
+    supervisor =
+        new Thread(this::supervise, "supervise-capture-" + shard.keyspace() + "-" + shard.shard());
+    supervisor.setDaemon(true);
+    supervisor.start();
+  }
+
+  @Override
+  public void stop() {
+    stopRequest.countDown();
+    CaptureEngine e = engine;
+    if (e != null) {
+      e.stop();
+    }
+    Thread t;
+    synchronized (this) {
+      t = supervisor;
+    }
+    try {
+      if (e != null && !e.awaitTermination(stopTimeout)) {
+        LOG.warn("{}: the capture engine did not stop within {}", name(), stopTimeout);
+      }
+      if (t != null) {
+        t.join(stopTimeout.toMillis());
+      }
+    } catch (InterruptedException x) {
+      Thread.currentThread().interrupt();
+    }
+    if (state != ServiceState.FAILED) {
+      state = ServiceState.STOPPED;
+    }
+  }
+
+  @Override
+  public ServiceState state() {
+    return state;
+  }
+
+  @Override
+  public String detail() {
+    CaptureEngine e = engine;
+    if (detail == null && e != null) {
+      return e.committedPosition().map(p -> "committed " + p).orElse(null);
+    }
+    return detail;
+  }
+
+  private void supervise() {
+    Duration backoff = initialBackoff;
+    boolean first = true;
+    while (!stopRequested()) {
+      if (!first) {
+        metrics.restarted();
+      }
+      first = false;
+      Outcome outcome = runOneEngine();
+      if (stopRequested()) {
+        break;
+      }
+      CdcException f = outcome.failure();
+      if (f != null && !transientAtRoot(f)) {
+        state = ServiceState.FAILED;
+        detail = f.getMessage();
+        LOG.error("{}: capture failed and needs an operator: {}", name(), f.getMessage());
+        return;
+      }
+      if (outcome.started()) {
+        backoff = initialBackoff; // it had started: this failure is a new one
+      }
+      state = ServiceState.RETRYING;
+      detail = f == null ? "the engine stopped by itself" : f.getMessage();
+      LOG.warn("{}: restarting capture in {} ms: {}", name(), backoff.toMillis(), detail);
+      try {
+        pause.pause(backoff, stopRequest);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      backoff =
+          backoff.multipliedBy(2).compareTo(maxBackoff) > 0 ? maxBackoff : backoff.multipliedBy(2);
+    }
+  }
+
+  /**
+   * How one engine ended.
+   *
+   * @param started whether it got past its start (preflight and start position)
+   * @param failure what ended it or kept it from starting; null if it was stopped
+   */
+  private record Outcome(boolean started, CdcException failure) {}
+
+  /** Starts one engine and waits until it ends. */
+  private Outcome runOneEngine() {
+    CaptureEngine e;
+    try {
+      e = engines.apply(config, metrics);
+      engine = e;
+      e.start();
+    } catch (CdcException x) {
+      return new Outcome(false, x);
+    } catch (RuntimeException x) {
+      return new Outcome(
+          false, new CdcException(name() + ": capture could not start: " + x, false, x));
+    }
+    if (stopRequested()) {
+      e.stop(); // stop() may have run before the engine was visible to it
+    }
+    state = ServiceState.RUNNING;
+    detail = null;
+    LOG.info("{}: capturing {} into {}", name(), config.describe(), config.changeTopic());
+    try {
+      while (!e.awaitTermination(Duration.ofSeconds(1))) {
+        // the engine runs; stop() stops it and this loop ends
+      }
+    } catch (InterruptedException x) {
+      Thread.currentThread().interrupt();
+      e.stop();
+      return new Outcome(true, null);
+    }
+    return new Outcome(true, e.failure().orElse(null));
+  }
+
+  /**
+   * True if the failure, or the failure it wraps, is one that passes by itself (a source or Kafka
+   * not reachable): the engine marks giving up after its retry timeout as fatal for itself, but the
+   * daemon keeps trying at its own slower pace.
+   */
+  static boolean transientAtRoot(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof CdcException c && c.retriable()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean stopRequested() {
+    return stopRequest.getCount() == 0;
+  }
+}
