@@ -2,8 +2,8 @@ package io.reshard.cdc;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.reshard.cdc.apply.ApplyLoop;
-import io.reshard.cdc.apply.StreamsTable;
 import io.reshard.core.position.GtidPosition;
+import io.reshard.core.state.StreamsTable;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -319,7 +319,7 @@ class ApplyEngineIT {
       exec(source, "INSERT INTO messages VALUES (2002, " + c + ", 'b', 'w3b')");
       assertTrue(l.awaitApplied(topic, g, Duration.ofSeconds(60)));
       assertTrue(l.awaitStopped(topic, g, Duration.ofSeconds(60)), "woken when it stops at G");
-      assertEquals(io.reshard.cdc.apply.StreamsTable.State.STOPPED, l.state());
+      assertEquals(io.reshard.core.state.StreamsTable.State.STOPPED, l.state());
       Thread.sleep(1500);
       assertEquals(
           1,
@@ -327,7 +327,7 @@ class ApplyEngineIT {
           () -> dump(left, "w3", g));
       assertEquals(
           0, count(left, "SELECT COUNT(*) FROM messages WHERE id = 2002"), "nothing after G");
-      assertEquals(io.reshard.cdc.apply.StreamsTable.State.STOPPED, l.state());
+      assertEquals(io.reshard.core.state.StreamsTable.State.STOPPED, l.state());
       l.resume();
       assertTrue(l.awaitApplied(topic, position(source), Duration.ofSeconds(60)));
       assertEquals(1, count(left, "SELECT COUNT(*) FROM messages WHERE id = 2002"));
@@ -364,7 +364,8 @@ class ApplyEngineIT {
               + k[7]
               + ", 8, 8)");
       waitFor(
-          () -> l.state() == io.reshard.cdc.apply.StreamsTable.State.ERROR, Duration.ofSeconds(60));
+          () -> l.state() == io.reshard.core.state.StreamsTable.State.ERROR,
+          Duration.ofSeconds(60));
       String error = l.lastError().orElseThrow();
       assertTrue(error.contains("ALTER TABLE altered ADD COLUMN extra INT DEFAULT 7"), error);
       assertTrue(error.contains("resume"), error);
@@ -375,7 +376,8 @@ class ApplyEngineIT {
       exec(left, "ALTER TABLE altered ADD COLUMN extra INT DEFAULT 7");
       exec(right, "ALTER TABLE altered ADD COLUMN extra INT DEFAULT 7");
       waitFor(
-          () -> r.state() == io.reshard.cdc.apply.StreamsTable.State.ERROR, Duration.ofSeconds(60));
+          () -> r.state() == io.reshard.core.state.StreamsTable.State.ERROR,
+          Duration.ofSeconds(60));
       l.resumeAfterError();
       r.resumeAfterError();
       GtidPosition g = position(source);
@@ -397,7 +399,8 @@ class ApplyEngineIT {
           source,
           "INSERT INTO checked VALUES (" + k[0] + ", 1), (" + k[1] + ", 500), (" + k[2] + ", 2)");
       waitFor(
-          () -> l.state() == io.reshard.cdc.apply.StreamsTable.State.ERROR, Duration.ofSeconds(60));
+          () -> l.state() == io.reshard.core.state.StreamsTable.State.ERROR,
+          Duration.ofSeconds(60));
       String error = l.lastError().orElseThrow();
       assertTrue(error.contains("CONSTRAINT"), error);
       assertTrue(error.contains(cluster.database() + ".checked key {id=" + k[1] + "}"), error);

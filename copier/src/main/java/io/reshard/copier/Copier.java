@@ -11,6 +11,7 @@ import io.reshard.core.position.GtidPosition;
 import io.reshard.core.rows.Sessions;
 import io.reshard.core.schema.TableSchema;
 import io.reshard.core.schema.TableSchemaReader;
+import io.reshard.core.state.CopyStateTable;
 import io.reshard.router.ReshardException;
 import java.sql.Connection;
 import java.sql.SQLException;

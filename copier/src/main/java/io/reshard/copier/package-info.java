@@ -6,6 +6,6 @@
  * argument for convergence). What it needs from elsewhere is declared here as interfaces: {@link
  * io.reshard.copier.StreamCoverage} (cdc) and {@link io.reshard.copier.CopyThrottle}. Progress is
  * {@link io.reshard.copier.CopyProgress}; state on the targets is {@link
- * io.reshard.copier.CopyStateTable}.
+ * io.reshard.core.state.CopyStateTable}.
  */
 package io.reshard.copier;

@@ -3,6 +3,7 @@ package io.reshard.copier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.reshard.core.placement.SplitFixture;
 import io.reshard.core.rows.RowKey;
 import io.reshard.router.VSchema;
 import io.reshard.router.Vindex;
@@ -133,7 +134,7 @@ class CopyKeysIT {
             .maxChunkRows(3)
             .chunkTargetDuration(java.time.Duration.ofMillis(1))
             .build();
-    Copier.builder(fx.spec("keys", VSCHEMA, "composite", "signed", "names", "blobs"))
+    Copier.builder(CopySpecs.split(fx, "keys", VSCHEMA, "composite", "signed", "names", "blobs"))
         .config(config)
         .coverage(StreamCoverage.staticSource())
         .listener(

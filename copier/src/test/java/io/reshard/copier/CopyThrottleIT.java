@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.reshard.core.placement.SplitFixture;
 import io.reshard.router.VSchema;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
@@ -82,7 +83,7 @@ class CopyThrottleIT {
     List<Duration> slept = new ArrayList<>();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     CopyProgress p =
-        Copier.builder(fx.spec("throttled", VSCHEMA, "t"))
+        Copier.builder(CopySpecs.split(fx, "throttled", VSCHEMA, "t"))
             .config(CopierConfig.builder().throttleRecheck(Duration.ofSeconds(7)).build())
             .coverage(StreamCoverage.staticSource())
             .throttle(CopyThrottle.anyOf(CopyThrottle.none(), twice))

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.core.placement.SplitFixture;
 import io.reshard.core.schema.TableRefusedException;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
@@ -135,7 +136,7 @@ class CopyTypesIT {
             .maxRowsPerStatement(5)
             .build();
     result =
-        Copier.builder(fx.spec("types", VSCHEMA, "all_types"))
+        Copier.builder(CopySpecs.split(fx, "types", VSCHEMA, "all_types"))
             .config(config)
             .coverage(StreamCoverage.staticSource())
             .meterRegistry(registry)
@@ -343,7 +344,7 @@ class CopyTypesIT {
   void aFinishedCopyRunsAgainWithoutWriting() throws Exception {
     List<String> chunks = new ArrayList<>();
     CopyProgress again =
-        Copier.builder(fx.spec("types", VSCHEMA, "all_types"))
+        Copier.builder(CopySpecs.split(fx, "types", VSCHEMA, "all_types"))
             .coverage(StreamCoverage.staticSource())
             .listener(
                 new CopyListener() {
@@ -369,7 +370,7 @@ class CopyTypesIT {
         assertThrows(
             TableRefusedException.class,
             () ->
-                Copier.builder(fx.spec("refused", VSCHEMA, "no_pk"))
+                Copier.builder(CopySpecs.split(fx, "refused", VSCHEMA, "no_pk"))
                     .coverage(StreamCoverage.staticSource())
                     .build()
                     .run());
@@ -378,7 +379,7 @@ class CopyTypesIT {
         assertThrows(
             TableRefusedException.class,
             () ->
-                Copier.builder(fx.spec("refused", VSCHEMA, "my_isam"))
+                Copier.builder(CopySpecs.split(fx, "refused", VSCHEMA, "my_isam"))
                     .coverage(StreamCoverage.staticSource())
                     .build()
                     .run());

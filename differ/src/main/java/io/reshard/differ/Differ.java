@@ -197,9 +197,9 @@ public final class Differ {
         open.add(read);
         Connection write = Sessions.open(t.endpoint(), spec.keyspace(), sqlMode);
         open.add(write);
-        DiffStateTable.create(write);
+        DiffProgress.create(write);
         if (!resume) {
-          DiffStateTable.delete(write, wf);
+          DiffProgress.delete(write, wf);
         }
         write.setAutoCommit(false);
         reads.add(read);
@@ -316,11 +316,11 @@ public final class Differ {
       String g,
       ExecutorService pool)
       throws SQLException, InterruptedException {
-    List<Optional<DiffStateTable.State>> states = new ArrayList<>();
+    List<Optional<DiffProgress.State>> states = new ArrayList<>();
     List<TableDiffer.Target> targets = new ArrayList<>();
     for (int i = 0; i < writes.size(); i++) {
       Connection w = writes.get(i);
-      states.add(resume ? DiffStateTable.read(w, spec.workflow(), t.table()) : Optional.empty());
+      states.add(resume ? DiffProgress.read(w, spec.workflow(), t.table()) : Optional.empty());
       w.commit();
       targets.add(
           new TableDiffer.Target(

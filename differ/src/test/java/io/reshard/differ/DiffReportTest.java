@@ -90,6 +90,6 @@ class DiffReportTest {
   @Test
   void storedSamplesRoundTrip() {
     List<DiffSample> samples = report().tables().get(0).samples();
-    assertEquals(samples, DiffStateTable.samples("messages", DiffStateTable.samplesJson(samples)));
+    assertEquals(samples, DiffProgress.samples("messages", DiffProgress.samplesJson(samples)));
   }
 }

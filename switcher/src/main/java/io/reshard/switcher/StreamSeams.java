@@ -2,11 +2,11 @@ package io.reshard.switcher;
 
 import io.reshard.cdc.ApplyEngine;
 import io.reshard.cdc.CaptureEngine;
-import io.reshard.cdc.apply.StreamsTable;
 import io.reshard.copier.StreamCoverage;
 import io.reshard.copier.StreamCoverageTimeoutException;
 import io.reshard.core.position.CapturePosition;
 import io.reshard.core.position.GtidPosition;
+import io.reshard.core.state.StreamsTable;
 import io.reshard.differ.StreamControl;
 import io.reshard.router.RetriableReshardException;
 import java.time.Duration;

@@ -1,13 +1,13 @@
 package io.reshard.switcher;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.reshard.cdc.apply.StreamsTable;
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopyProgress;
 import io.reshard.copier.CopySpec;
 import io.reshard.core.placement.TargetShard;
 import io.reshard.core.position.GtidPosition;
+import io.reshard.core.state.StreamsTable;
 import io.reshard.differ.DiffReport;
 import io.reshard.differ.DiffSpec;
 import io.reshard.differ.Differ;

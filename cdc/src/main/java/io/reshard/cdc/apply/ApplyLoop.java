@@ -5,6 +5,7 @@ import io.reshard.cdc.ChangeRecord;
 import io.reshard.cdc.ChangeRecords;
 import io.reshard.cdc.RecordKind;
 import io.reshard.core.position.GtidPosition;
+import io.reshard.core.state.StreamsTable;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -2,7 +2,6 @@ package io.reshard.copier.chunk;
 
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopySpec;
-import io.reshard.copier.CopyStateTable;
 import io.reshard.core.placement.ShardingKey;
 import io.reshard.core.placement.TargetShard;
 import io.reshard.core.rows.Futures;
@@ -12,6 +11,7 @@ import io.reshard.core.rows.RowKey;
 import io.reshard.core.rows.RowWriter;
 import io.reshard.core.rows.Sessions;
 import io.reshard.core.schema.TableSchema;
+import io.reshard.core.state.CopyStateTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -7,8 +7,8 @@ import io.reshard.core.rows.RowKey;
 import io.reshard.core.rows.RowWriter;
 import io.reshard.core.schema.TableSchema;
 import io.reshard.differ.DiffListener;
+import io.reshard.differ.DiffProgress;
 import io.reshard.differ.DiffSpec;
-import io.reshard.differ.DiffStateTable;
 import io.reshard.differ.DifferConfig;
 import io.reshard.differ.TableDiff;
 import java.sql.Connection;
@@ -136,7 +136,7 @@ public final class TableDiffer {
    *     first key
    * @return per target (in order), the table's counts, earlier runs included
    */
-  public List<TableDiff> run(List<Optional<DiffStateTable.State>> stored)
+  public List<TableDiff> run(List<Optional<DiffProgress.State>> stored)
       throws SQLException, InterruptedException {
     int n = targets.size();
     SideReader.prepare(source);
@@ -146,12 +146,12 @@ public final class TableDiffer {
     boolean[] done = new boolean[n];
     RowKey[] after = new RowKey[n];
     for (int i = 0; i < n; i++) {
-      Optional<DiffStateTable.State> s = stored.get(i);
-      TableDiff from = s.map(DiffStateTable.State::counts).orElse(null);
+      Optional<DiffProgress.State> s = stored.get(i);
+      TableDiff from = s.map(DiffProgress.State::counts).orElse(null);
       tallies[i] = new Tally(table.table(), sampleLimit, from);
       done[i] = s.isPresent() && s.get().done();
       after[i] =
-          s.flatMap(DiffStateTable.State::lastKeyJson)
+          s.flatMap(DiffProgress.State::lastKeyJson)
               .map(j -> RowKey.fromJson(j, table.primaryKey()))
               .orElse(null);
     }
@@ -328,10 +328,10 @@ public final class TableDiffer {
         tallies[i].repaired(t.repairWriter().delete(t.writes(), fixes.delete()));
         tallies[i].repaired(t.repairWriter().replace(t.writes(), fixes.replace()));
       }
-      DiffStateTable.save(
+      DiffProgress.save(
           t.writes(),
           spec.workflow(),
-          new DiffStateTable.State(tallies[i].snapshot(), savedJson, sourcePosition, tableDone));
+          new DiffProgress.State(tallies[i].snapshot(), savedJson, sourcePosition, tableDone));
       t.writes().commit();
     }
     listener.chunkCompared(table.table(), ++chunk, bound);

@@ -3,7 +3,7 @@ package io.reshard.differ.compare;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.reshard.copier.SplitFixture;
+import io.reshard.core.placement.SplitFixture;
 import io.reshard.core.rows.KeysetSql;
 import io.reshard.core.rows.Row;
 import io.reshard.core.rows.RowKey;

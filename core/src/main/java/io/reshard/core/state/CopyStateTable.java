@@ -1,11 +1,10 @@
-package io.reshard.copier;
+package io.reshard.core.state;
 
 import io.reshard.router.ReshardSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,21 +25,6 @@ import java.util.Optional;
  */
 public final class CopyStateTable {
 
-  /** Creates the table. */
-  public static final String CREATE =
-      "CREATE TABLE IF NOT EXISTS "
-          + ReshardSchema.DATABASE
-          + ".copy_state ("
-          + " workflow VARBINARY(64) NOT NULL,"
-          + " table_name VARBINARY(64) NOT NULL,"
-          + " lastpk BLOB NULL,"
-          + " rows_copied BIGINT NOT NULL DEFAULT 0,"
-          + " done TINYINT NOT NULL DEFAULT 0,"
-          + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)"
-          + " ON UPDATE CURRENT_TIMESTAMP(6),"
-          + " PRIMARY KEY (workflow, table_name)"
-          + ") ENGINE=InnoDB";
-
   private CopyStateTable() {}
 
   /**
@@ -55,10 +39,7 @@ public final class CopyStateTable {
 
   /** Creates {@code _reshard} and the table if they do not exist. */
   public static void create(Connection c) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE IF NOT EXISTS " + ReshardSchema.DATABASE);
-      s.execute(CREATE);
-    }
+    StateTables.COPY_STATE.create(c);
   }
 
   /** The state of one table of a workflow on the target behind {@code c}, if any. */
@@ -122,12 +103,7 @@ public final class CopyStateTable {
 
   /** Deletes a workflow's copy state (cancel, or a copy started over). */
   public static int delete(Connection c, String workflow) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "DELETE FROM " + ReshardSchema.DATABASE + ".copy_state WHERE workflow = ?")) {
-      ps.setString(1, workflow);
-      return ps.executeUpdate();
-    }
+    return StateTables.COPY_STATE.deleteWorkflow(c, workflow);
   }
 
   private static State state(ResultSet rs) throws SQLException {

@@ -1,4 +1,4 @@
-package io.reshard.differ;
+package io.reshard.system;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,9 +7,16 @@ import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopyProgress;
-import io.reshard.copier.SplitFixture;
+import io.reshard.copier.CopySpecs;
 import io.reshard.copier.StreamCoverage;
+import io.reshard.core.placement.SplitFixture;
 import io.reshard.core.placement.TargetShard;
+import io.reshard.differ.DiffListener;
+import io.reshard.differ.DiffReport;
+import io.reshard.differ.DiffSpec;
+import io.reshard.differ.Differ;
+import io.reshard.differ.DifferConfig;
+import io.reshard.differ.StreamControl;
 import io.reshard.router.VSchema;
 import io.reshard.router.Vindex;
 import io.reshard.router.VindexType;
@@ -135,7 +142,7 @@ class CopyKillResumeIT {
         copiedBefore >= 20 * 250 && copiedBefore < ROWS, "copied before the kill: " + copiedBefore);
 
     CopyProgress resumed =
-        Copier.builder(fx.spec("killed", VSCHEMA, "messages"))
+        Copier.builder(CopySpecs.split(fx, "killed", VSCHEMA, "messages"))
             .config(CopierConfig.builder().initialChunkRows(250).build())
             .coverage(StreamCoverage.staticSource())
             .build()
@@ -146,7 +153,7 @@ class CopyKillResumeIT {
 
   @Test
   void aResumeStartsFromTheSmallestKeySavedOnTheTargets() throws Exception {
-    Copier.builder(fx.spec("uneven", VSCHEMA, "uneven"))
+    Copier.builder(CopySpecs.split(fx, "uneven", VSCHEMA, "uneven"))
         .config(CopierConfig.builder().initialChunkRows(500).build())
         .coverage(StreamCoverage.staticSource())
         .build()
@@ -163,7 +170,7 @@ class CopyKillResumeIT {
                 .formatHex(Long.toString(behindKey).getBytes(StandardCharsets.US_ASCII))
             + "\"]}' WHERE workflow = 'uneven'");
     long aheadBefore = fx.number(fx.targets.get(1), "SELECT COUNT(*) FROM uneven");
-    Copier.builder(fx.spec("uneven", VSCHEMA, "uneven"))
+    Copier.builder(CopySpecs.split(fx, "uneven", VSCHEMA, "uneven"))
         .config(CopierConfig.builder().initialChunkRows(500).build())
         .coverage(StreamCoverage.staticSource())
         .build()

@@ -1,10 +1,9 @@
-package io.reshard.cdc.apply;
+package io.reshard.core.state;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Optional;
 
 /**
@@ -36,27 +35,11 @@ public final class StreamsTable {
    */
   public record Row(long nextOffset, String sourcePosition, State state, String message) {}
 
-  static final String CREATE =
-      "CREATE TABLE IF NOT EXISTS _reshard.streams ("
-          + " workflow VARBINARY(64) NOT NULL,"
-          + " topic VARBINARY(249) NOT NULL,"
-          + " target VARBINARY(64) NOT NULL,"
-          + " next_offset BIGINT NOT NULL,"
-          + " source_position VARCHAR(4096) NOT NULL,"
-          + " state VARCHAR(16) NOT NULL,"
-          + " message TEXT NULL,"
-          + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),"
-          + " PRIMARY KEY (workflow, topic)"
-          + ") ENGINE=InnoDB";
-
   private StreamsTable() {}
 
   /** Creates {@code _reshard} and the streams table if they do not exist. */
   public static void create(Connection c) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE IF NOT EXISTS _reshard");
-      s.execute(CREATE);
-    }
+    StateTables.STREAMS.create(c);
   }
 
   /** The stored row of a stream, if it exists. */

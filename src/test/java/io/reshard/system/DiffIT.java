@@ -1,4 +1,4 @@
-package io.reshard.differ;
+package io.reshard.system;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,10 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
-import io.reshard.copier.SplitFixture;
+import io.reshard.copier.CopySpecs;
 import io.reshard.copier.StreamCoverage;
+import io.reshard.core.placement.SplitFixture;
 import io.reshard.core.placement.TargetShard;
 import io.reshard.core.rows.RowKey;
+import io.reshard.differ.DiffListener;
+import io.reshard.differ.DiffReport;
+import io.reshard.differ.DiffSample;
+import io.reshard.differ.DiffSpec;
+import io.reshard.differ.Differ;
+import io.reshard.differ.DifferConfig;
+import io.reshard.differ.StreamControl;
+import io.reshard.differ.TableDiff;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
 import io.reshard.router.Vindex;
@@ -87,7 +96,7 @@ class DiffIT {
         fx.source,
         "INSERT INTO messages VALUES " + String.join(", ", messages),
         "INSERT INTO names VALUES " + String.join(", ", names));
-    Copier.builder(fx.spec("wf", VSCHEMA, "messages", "names"))
+    Copier.builder(CopySpecs.split(fx, "wf", VSCHEMA, "messages", "names"))
         .config(CopierConfig.builder().initialChunkRows(100).build())
         .coverage(StreamCoverage.staticSource())
         .build()

@@ -1,4 +1,4 @@
-package io.reshard.differ;
+package io.reshard.system;
 
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;

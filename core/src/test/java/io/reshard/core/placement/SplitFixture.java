@@ -1,11 +1,9 @@
-package io.reshard.copier;
+package io.reshard.core.placement;
 
 import io.reshard.cluster.ClusterDescriptor;
-import io.reshard.core.placement.TargetShard;
 import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KeyRange;
 import io.reshard.router.KeyspaceId;
-import io.reshard.router.VSchema;
 import io.reshard.testkit.TestCluster;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -73,19 +71,14 @@ public final class SplitFixture {
     }
   }
 
-  /** The copy spec of {@code tables} from db4 to db5 and db6. */
-  public CopySpec spec(String workflow, VSchema vschema, String... tables) {
-    return new CopySpec(
-        workflow,
-        cluster.database(),
-        endpoint(source),
-        SOURCE_RANGE,
-        List.of(
-            new TargetShard(TARGET_RANGES.get(0), endpoint(targets.get(0))),
-            new TargetShard(TARGET_RANGES.get(1), endpoint(targets.get(1)))),
-        List.of(tables),
-        vschema,
-        "4-4-1");
+  /**
+   * The two targets of the split, as a workflow names them: {@code c0-e0} on db5, {@code e0-} on
+   * db6.
+   */
+  public List<TargetShard> targetShards() {
+    return List.of(
+        new TargetShard(TARGET_RANGES.get(0), endpoint(targets.get(0))),
+        new TargetShard(TARGET_RANGES.get(1), endpoint(targets.get(1))));
   }
 
   /** The index of the target whose range holds {@code ksid}, or -1. */
