@@ -1,0 +1,7 @@
+/**
+ * Source positions. Entry class: {@link io.reshard.core.position.GtidPosition} (MariaDB GTID
+ * positions and MySQL GTID sets, compared by coverage); {@link
+ * io.reshard.core.position.CapturePosition} is what capture stores with every Kafka transaction
+ * (last complete GTID, rows already published inside the current one).
+ */
+package io.reshard.core.position;
