@@ -1,30 +1,18 @@
 package io.reshard.switcher;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.reshard.cdc.GtidPosition;
 import io.reshard.cdc.apply.StreamsTable;
-import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopyProgress;
-import io.reshard.copier.CopySpec;
-import io.reshard.copier.CopyTarget;
 import io.reshard.differ.DiffReport;
-import io.reshard.differ.DiffSpec;
 import io.reshard.differ.Differ;
-import io.reshard.differ.DifferConfig;
-import io.reshard.differ.StreamControl;
-import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One workflow's runbook (DESIGN 4.6-4.8): {@link #create}, {@link #copy}, {@link #diff}, {@link
@@ -46,10 +34,9 @@ public final class WorkflowRunner implements AutoCloseable {
   private final ShardMapPublisher publisher;
   private final Streams streams;
   private volatile Workflow workflow;
-  private volatile Copier copier;
+  private volatile CopyPhase copying;
+  private volatile DiffPhase diffing;
   private volatile List<DiffReport> lastDiff = List.of();
-  private final AtomicLong diffChunks = new AtomicLong();
-  private volatile String diffTable;
   private volatile CutoverSteps lastCutoverSteps = new CutoverSteps();
 
   /** A runner with captures of its own, stopped when it closes. */
@@ -102,74 +89,36 @@ public final class WorkflowRunner implements AutoCloseable {
 
   /**
    * Phase 1: preflight, target tables, closed target fences, capture, P0; the record is stored with
-   * P0 before the forward streams start from it.
+   * P0 before the forward streams start from it. See {@link CreatePhase}.
    *
    * @throws SwitchRefusedException naming every problem; nothing was written
    */
   public Workflow create() throws Exception {
-    Map<String, GtidPosition> p0 = new CreatePhase(spec, streams).run();
-    Instant now = Instant.now();
-    Workflow w =
-        Workflow.create(
-                spec.name(),
-                spec.keyspace(),
-                MapChanges.names(spec.sources()),
-                MapChanges.names(spec.targets()),
-                p0.values().iterator().next().toString(),
-                now)
-            .withServers(servers(), now)
-            .withForward(1, Positions.strings(p0), now);
-    workflow = engine.update(w);
-    Failpoints.reach("state:CREATED");
-    streams.startForward(1, p0);
+    workflow = new CreatePhase(spec, streams, engine).run();
     return workflow;
   }
 
   /**
    * Phase 2: the copy, while the forward streams apply every change after P0. Continues a copy a
-   * crash interrupted (from the targets' {@code copy_state}).
+   * crash interrupted (from the targets' {@code copy_state}). See {@link CopyPhase}.
    */
   public Workflow copy(CopierConfig config) throws Exception {
-    if (workflow.state() == WorkflowState.CREATED) {
-      workflow =
-          engine.transition(
-              workflow, WorkflowState.COPYING, "copy starts from P0 " + workflow.p0());
-    } else if (workflow.state() != WorkflowState.COPYING) {
-      throw new SwitchRefusedException(
-          "workflow " + spec.name() + " is " + workflow.state() + ": its copy is done");
-    }
-    ShardServer source = spec.sources().get(0);
-    List<CopyTarget> targets = new ArrayList<>();
-    spec.targets().forEach(t -> targets.add(new CopyTarget(t.range(), t.endpoint())));
-    CopySpec copy =
-        new CopySpec(
-            spec.name(),
-            spec.keyspace(),
-            source.endpoint(),
-            source.range(),
-            targets,
-            spec.tables(),
-            spec.vschema(),
-            workflow.p0());
-    copier =
-        Copier.builder(copy)
-            .config(config)
-            .coverage(StreamSeams.coverage(streams.capture(source.shard()).orElseThrow()))
-            .build();
-    copier.run();
-    workflow = engine.transition(workflow, WorkflowState.RUNNING, "copy done");
+    CopyPhase phase = new CopyPhase(spec, streams, engine, config);
+    workflow = phase.start(workflow);
+    copying = phase;
+    workflow = phase.run(workflow);
     return workflow;
   }
 
   /** The copy's progress, if a copy ran in this process. */
   public Optional<CopyProgress> copyProgress() {
-    Copier c = copier;
-    return c == null ? Optional.empty() : Optional.of(c.progress());
+    CopyPhase c = copying;
+    return c == null ? Optional.empty() : c.progress();
   }
 
   /**
    * A diff of every target against the source at one consistent position; records whether it was
-   * clean.
+   * clean. See {@link DiffPhase}.
    *
    * @throws SwitchRefusedException if the forward streams no longer run (writes are switched), or
    *     if the source's capture has stopped for good, before the diff starts or while it waits for
@@ -177,8 +126,9 @@ public final class WorkflowRunner implements AutoCloseable {
    *     timeout); the appliers run on as before
    */
   public List<DiffReport> diff() throws Exception {
-    List<DiffReport> reports = differ("diff").runAll();
-    recordDiff(reports);
+    DiffPhase phase = startDiff();
+    List<DiffReport> reports = phase.diff(workflow);
+    recordDiff(phase, reports);
     return reports;
   }
 
@@ -192,78 +142,21 @@ public final class WorkflowRunner implements AutoCloseable {
    * @throws SwitchRefusedException as {@link #diff()}
    */
   public List<Differ.RepairResult> repair() throws Exception {
-    List<Differ.RepairResult> results = differ("repair").repairAll();
-    recordDiff(results.stream().map(Differ.RepairResult::verified).toList());
+    DiffPhase phase = startDiff();
+    List<Differ.RepairResult> results = phase.repair(workflow);
+    recordDiff(phase, results.stream().map(Differ.RepairResult::verified).toList());
     return results;
   }
 
-  /**
-   * The differ of every target against the source, with the forward appliers under its control.
-   *
-   * @param step what it is for, named in a refusal
-   */
-  private Differ differ(String step) {
-    refuseIfForwardStopped(step);
-    // the diff runs the appliers to the source's position, which a stopped capture never publishes
-    streams.refuseIfCaptureStopped(spec.sources(), step);
-    ShardServer source = spec.sources().get(0);
-    List<CopyTarget> targets = new ArrayList<>();
-    List<StreamControl> controls = new ArrayList<>();
-    for (ShardServer t : spec.targets()) {
-      targets.add(new CopyTarget(t.range(), t.endpoint()));
-      controls.add(
-          StreamSeams.control(
-              streams.forward().get(t.shard()),
-              streams.topic(source.shard()),
-              Duration.ofSeconds(60),
-              () -> streams.captureFailure(spec.sources())));
-    }
-    diffChunks.set(0);
-    // one diff for every target: the source is read once, its rows routed by keyspace id
-    return new Differ(
-        new DiffSpec(
-            spec.name(),
-            spec.keyspace(),
-            source.endpoint(),
-            targets,
-            spec.tables(),
-            spec.vschema()),
-        DifferConfig.defaults(),
-        controls,
-        (table, chunk, lastKey) -> {
-          diffTable = table;
-          diffChunks.incrementAndGet();
-        });
+  private DiffPhase startDiff() {
+    DiffPhase phase = new DiffPhase(spec, streams, engine);
+    diffing = phase;
+    return phase;
   }
 
-  /**
-   * Refuses a diff or repair once the forward streams no longer run: after the write switch the
-   * targets take the writes and the source follows them, so the targets are no longer compared at a
-   * position of the source.
-   */
-  private void refuseIfForwardStopped(String step) {
-    for (ShardServer t : spec.targets()) {
-      if (streams.forward().get(t.shard()) == null) {
-        throw new SwitchRefusedException(
-            "workflow "
-                + spec.name()
-                + ": "
-                + step
-                + " refused: the streams from the source to the targets no longer run (the"
-                + " workflow is "
-                + workflow.state()
-                + "); a diff compares the targets with the source while those streams keep them"
-                + " in step: run reverse-traffic first to diff again");
-      }
-    }
-  }
-
-  private void recordDiff(List<DiffReport> reports) {
-    diffTable = null;
+  private void recordDiff(DiffPhase phase, List<DiffReport> reports) {
     lastDiff = List.copyOf(reports);
-    workflow =
-        engine.update(
-            workflow.withDiff(reports.stream().allMatch(DiffReport::isClean), Instant.now()));
+    workflow = phase.record(workflow, reports);
   }
 
   /** The reports of the last diff this runner ran; empty if none. */
@@ -272,43 +165,16 @@ public final class WorkflowRunner implements AutoCloseable {
   }
 
   /**
-   * Reads of the moved range go to the targets (replication lag is the staleness bound).
+   * Reads of the moved range go to the targets (replication lag is the staleness bound); see {@link
+   * SwitchReadsPhase}.
    *
    * @throws SwitchRefusedException if the workflow is not in a state to switch reads, the next map
    *     would be invalid, or the sources' capture has stopped for good (the targets would serve
    *     reads that no longer receive changes); nothing changed
    */
   public Workflow switchReads() {
-    if (!workflow.state().canMoveTo(WorkflowState.READS_SWITCHED)) {
-      throw new SwitchRefusedException(
-          "switch-traffic --reads refused for workflow "
-              + spec.name()
-              + ": it is "
-              + workflow.state()
-              + "; reads switch once the copy is done and before writes switch");
-    }
-    streams.refuseIfCaptureStopped(spec.sources(), "switch-traffic --reads");
-    try {
-      MapChanges.targetsRead(publisher.newest().orElseThrow(), spec); // valid before anything moves
-    } catch (IllegalArgumentException e) {
-      throw new SwitchRefusedException(
-          "switch-traffic --reads refused for workflow "
-              + spec.name()
-              + ": the next shard map would be invalid: "
-              + e.getMessage());
-    }
-    workflow =
-        engine.transition(workflow, WorkflowState.READS_SWITCHED, "reads on " + spec.targets());
-    publishReadsIfNeeded();
+    workflow = new SwitchReadsPhase(spec, streams, engine, publisher).run(workflow);
     return workflow;
-  }
-
-  private void publishReadsIfNeeded() {
-    ShardMap current = publisher.newest().orElseThrow();
-    ShardMap next = MapChanges.targetsRead(current, spec);
-    if (!MapChanges.sameAssignments(current, next)) {
-      publisher.publish(next);
-    }
   }
 
   /**
@@ -363,32 +229,10 @@ public final class WorkflowRunner implements AutoCloseable {
   /**
    * Finishes a switched workflow: reverse streams stop; the sources leave the map, read-only, with
    * their data unless {@code dropSourceData} (then the moved tables are dropped on the sources).
+   * See {@link CompletePhase}.
    */
   public Workflow complete(boolean dropSourceData) throws Exception {
-    if (workflow.state() != WorkflowState.WRITES_SWITCHED) {
-      throw new SwitchRefusedException(
-          "complete refused for workflow "
-              + spec.name()
-              + ": it is "
-              + workflow.state()
-              + "; only a workflow whose writes are switched can complete");
-    }
-    streams.freeze(streams.reverse());
-    ShardMap current = publisher.newest().orElseThrow();
-    if (spec.sources().stream().anyMatch(s -> current.shard(s.range()).isPresent())) {
-      publisher.publish(MapChanges.withoutSources(current, spec));
-    }
-    if (dropSourceData) {
-      for (ShardServer s : spec.sources()) {
-        dropTables(s);
-      }
-    }
-    workflow =
-        engine.transition(
-            workflow,
-            WorkflowState.COMPLETED,
-            "sources retired from the map"
-                + (dropSourceData ? ", their moved tables dropped" : ""));
+    workflow = new CompletePhase(spec, streams, engine, publisher).run(workflow, dropSourceData);
     return workflow;
   }
 
@@ -397,31 +241,12 @@ public final class WorkflowRunner implements AutoCloseable {
     return complete(false);
   }
 
-  /** Abandons a workflow before any write switch: streams stop, the targets' copies are emptied. */
+  /**
+   * Abandons a workflow before any write switch: streams stop, the targets' copies are emptied. A
+   * copy running on another thread must have been interrupted first. See {@link CancelPhase}.
+   */
   public Workflow cancel() throws Exception {
-    if (workflow.state().writesHaveMoved()
-        || !workflow.state().canMoveTo(WorkflowState.CANCELLED)) {
-      throw new SwitchRefusedException(
-          "cancel refused for workflow "
-              + spec.name()
-              + ": it is "
-              + workflow.state()
-              + "; after a write switch use reverse-traffic, then cancel");
-    }
-    streams.freeze(streams.forward()); // a copy running on another thread was interrupted first
-    ShardMap current = publisher.newest().orElseThrow();
-    if (spec.targets().stream().anyMatch(t -> current.shard(t.range()).isPresent())) {
-      publisher.publish(MapChanges.withoutTargets(current, spec));
-    }
-    for (ShardServer t : spec.targets()) {
-      try (Connection conn = ServerFence.connect(t);
-          Statement s = conn.createStatement()) {
-        for (String table : spec.tables()) {
-          s.execute("DELETE FROM `" + spec.keyspace() + "`.`" + table + "`");
-        }
-      }
-    }
-    workflow = engine.transition(workflow, WorkflowState.CANCELLED, "targets emptied");
+    workflow = new CancelPhase(spec, streams, engine, publisher).run(workflow);
     return workflow;
   }
 
@@ -440,7 +265,7 @@ public final class WorkflowRunner implements AutoCloseable {
       case CREATED, COPYING, RUNNING -> startForwardFromRecord();
       case READS_SWITCHED -> {
         startForwardFromRecord();
-        publishReadsIfNeeded();
+        new SwitchReadsPhase(spec, streams, engine, publisher).publishIfNeeded();
       }
       case SWITCHING_WRITES -> {
         startForwardFromRecord();
@@ -477,13 +302,13 @@ public final class WorkflowRunner implements AutoCloseable {
     streams
         .reverse()
         .forEach((source, a) -> list.add(stream("reverse", spec.targets(), source, a)));
-    String diffing = diffTable;
+    DiffPhase d = diffing;
     return new WorkflowStatus(
         workflow,
         maxLagMillis(),
         list,
         copyProgress().orElse(null),
-        diffing == null ? null : diffing + " (" + diffChunks.get() + " chunks compared)");
+        d == null ? null : d.progress());
   }
 
   private WorkflowStatus.Stream stream(
@@ -574,22 +399,6 @@ public final class WorkflowRunner implements AutoCloseable {
   /** The largest apply lag of the forward streams, in ms. */
   public long maxLagMillis() {
     return streams.forward().values().stream().mapToLong(a -> a.lagMillis()).max().orElse(0);
-  }
-
-  private Map<String, String> servers() {
-    Map<String, String> m = new LinkedHashMap<>();
-    spec.sources().forEach(s -> m.put(s.shard(), s.endpointRef()));
-    spec.targets().forEach(t -> m.put(t.shard(), t.endpointRef()));
-    return m;
-  }
-
-  private void dropTables(ShardServer s) throws Exception {
-    try (Connection c = ServerFence.connect(s);
-        Statement st = c.createStatement()) {
-      for (String table : spec.tables()) {
-        st.execute("DROP TABLE IF EXISTS `" + spec.keyspace() + "`.`" + table + "`");
-      }
-    }
   }
 
   /** Stops this runner's streams (and its own captures); the stored state stays. */
