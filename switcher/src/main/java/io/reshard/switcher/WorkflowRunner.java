@@ -1,25 +1,23 @@
 package io.reshard.switcher;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.reshard.cdc.apply.StreamsTable;
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopyProgress;
 import io.reshard.differ.DiffReport;
 import io.reshard.differ.Differ;
 import io.reshard.router.ShardMapPublisher;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 
 /**
- * One workflow's runbook (DESIGN 4.6-4.8): {@link #create}, {@link #copy}, {@link #diff}, {@link
- * #switchReads}, {@link #switchWrites}, {@link #reverseTraffic}, {@link #complete}, {@link
- * #cancel}, and {@link #resume} to take up a stored workflow after a crash. Every state change goes
- * through the {@link WorkflowEngine}; the shard map through the keyspace's fenced {@link
- * ShardMapPublisher}.
+ * One workflow's runbook (DESIGN 4.6-4.8, docs/workflow.md), one {@link Phase} per step: {@link
+ * #create}, {@link #copy}, {@link #diff} (or {@link #repair}), {@link #switchReads}, {@link
+ * #switchWrites}, then {@link #complete}, or {@link #reverseTraffic} to move writes back; {@link
+ * #cancel} before any write switch; and {@link #resume} to take up a stored workflow after a crash.
+ * Every state change goes through the {@link WorkflowEngine}; the shard map through the keyspace's
+ * fenced {@link ShardMapPublisher}.
  *
  * <p>Everything a step needs is re-derived from the stored record, the shard map and the stream
  * state in the targets (DESIGN 5), so a process killed at any moment and started again finishes the
@@ -88,26 +86,24 @@ public final class WorkflowRunner implements AutoCloseable {
   }
 
   /**
-   * Phase 1: preflight, target tables, closed target fences, capture, P0; the record is stored with
-   * P0 before the forward streams start from it. See {@link CreatePhase}.
+   * Phase 1, {@link CreatePhase}: preflight, target tables, closed target fences, capture, P0; the
+   * record is stored with P0 before the forward streams start from it.
    *
    * @throws SwitchRefusedException naming every problem; nothing was written
    */
   public Workflow create() throws Exception {
-    workflow = new CreatePhase(spec, streams, engine).run();
-    return workflow;
+    return stored(new CreatePhase(spec, streams, engine).run());
   }
 
   /**
-   * Phase 2: the copy, while the forward streams apply every change after P0. Continues a copy a
-   * crash interrupted (from the targets' {@code copy_state}). See {@link CopyPhase}.
+   * Phase 2, {@link CopyPhase}: the copy, while the forward streams apply every change after P0.
+   * Continues a copy a crash interrupted (from the targets' {@code copy_state}).
    */
   public Workflow copy(CopierConfig config) throws Exception {
     CopyPhase phase = new CopyPhase(spec, streams, engine, config);
     workflow = phase.start(workflow);
     copying = phase;
-    workflow = phase.run(workflow);
-    return workflow;
+    return stored(phase.run(workflow));
   }
 
   /** The copy's progress, if a copy ran in this process. */
@@ -117,41 +113,31 @@ public final class WorkflowRunner implements AutoCloseable {
   }
 
   /**
-   * A diff of every target against the source at one consistent position; records whether it was
-   * clean. See {@link DiffPhase}.
+   * {@link DiffPhase}: every target against the source at one consistent position; records whether
+   * it was clean.
    *
    * @throws SwitchRefusedException if the forward streams no longer run (writes are switched), or
-   *     if the source's capture has stopped for good, before the diff starts or while it waits for
-   *     the appliers to reach the source's position (then at once, not at the end of the wait's
-   *     timeout); the appliers run on as before
+   *     if the source's capture has stopped for good (then at once); the appliers run on as before
    */
   public List<DiffReport> diff() throws Exception {
-    DiffPhase phase = startDiff();
+    DiffPhase phase = diffing = new DiffPhase(spec, streams, engine);
     List<DiffReport> reports = phase.diff(workflow);
     recordDiff(phase, reports);
     return reports;
   }
 
   /**
-   * A repair of every target, then a diff: the diff at one consistent position writes the source's
-   * rows over mismatched and missing target rows and deletes the target's extra rows (the appliers
-   * stay stopped at that position meanwhile), then every target is diffed again ({@link
-   * Differ#repairAll()}). Records whether the second diff was clean.
+   * {@link DiffPhase}: a repair of every target at one consistent position, then a diff of every
+   * target ({@link Differ#repairAll()}); records whether the second diff was clean.
    *
    * @return per target, what the repair found and fixed, and the diff after it
    * @throws SwitchRefusedException as {@link #diff()}
    */
   public List<Differ.RepairResult> repair() throws Exception {
-    DiffPhase phase = startDiff();
+    DiffPhase phase = diffing = new DiffPhase(spec, streams, engine);
     List<Differ.RepairResult> results = phase.repair(workflow);
     recordDiff(phase, results.stream().map(Differ.RepairResult::verified).toList());
     return results;
-  }
-
-  private DiffPhase startDiff() {
-    DiffPhase phase = new DiffPhase(spec, streams, engine);
-    diffing = phase;
-    return phase;
   }
 
   private void recordDiff(DiffPhase phase, List<DiffReport> reports) {
@@ -165,20 +151,18 @@ public final class WorkflowRunner implements AutoCloseable {
   }
 
   /**
-   * Reads of the moved range go to the targets (replication lag is the staleness bound); see {@link
-   * SwitchReadsPhase}.
+   * {@link SwitchReadsPhase}: reads of the moved range go to the targets (replication lag is the
+   * staleness bound).
    *
    * @throws SwitchRefusedException if the workflow is not in a state to switch reads, the next map
-   *     would be invalid, or the sources' capture has stopped for good (the targets would serve
-   *     reads that no longer receive changes); nothing changed
+   *     would be invalid, or the sources' capture has stopped for good; nothing changed
    */
   public Workflow switchReads() {
-    workflow = new SwitchReadsPhase(spec, streams, engine, publisher).run(workflow);
-    return workflow;
+    return stored(new SwitchReadsPhase(spec, streams, engine, publisher).run(workflow));
   }
 
   /**
-   * Writes of the moved range go to the targets; see {@link SwitchWritesPhase}.
+   * {@link SwitchWritesPhase}: writes of the moved range go to the targets.
    *
    * @throws SwitchRefusedException naming every reason; nothing changed
    * @throws CutoverAbortedException if the fence or the catch-up timed out; rolled back
@@ -187,22 +171,11 @@ public final class WorkflowRunner implements AutoCloseable {
     return switchWrites(force, spec.catchUpTimeout());
   }
 
-  /**
-   * {@link #switchWrites(boolean)} waiting at most {@code catchUpTimeout} for the targets to apply
-   * G.
-   */
+  /** {@link #switchWrites(boolean)} waiting at most {@code catchUpTimeout} for the targets. */
   public Workflow switchWrites(boolean force, Duration catchUpTimeout) throws Exception {
-    try {
-      SwitchWritesPhase phase =
-          new SwitchWritesPhase(
-              spec.withCatchUpTimeout(catchUpTimeout), streams, engine, publisher);
-      lastCutoverSteps = phase.steps();
-      workflow = phase.run(workflow, force);
-    } catch (CutoverAbortedException e) {
-      workflow = engine.store().load(spec.name()).orElse(workflow);
-      throw e;
-    }
-    return workflow;
+    SwitchWritesPhase phase =
+        new SwitchWritesPhase(spec.withCatchUpTimeout(catchUpTimeout), streams, engine, publisher);
+    return cutover(phase.steps(), () -> phase.run(workflow, force));
   }
 
   /**
@@ -213,27 +186,36 @@ public final class WorkflowRunner implements AutoCloseable {
     return new SwitchWritesPhase(spec, streams, engine, publisher).plan(workflow, force);
   }
 
-  /** Writes (and reads) back to the sources; see {@link ReverseTrafficPhase}. */
+  /** {@link ReverseTrafficPhase}: writes (and reads) back to the sources. */
   public Workflow reverseTraffic() throws Exception {
+    ReverseTrafficPhase phase = new ReverseTrafficPhase(spec, streams, engine, publisher);
+    return cutover(phase.steps(), () -> phase.run(workflow));
+  }
+
+  /** Runs a write switch or reverse traffic; after a rollback the record is the stored one. */
+  private Workflow cutover(CutoverSteps steps, Callable<Workflow> phase) throws Exception {
+    lastCutoverSteps = steps;
     try {
-      ReverseTrafficPhase phase = new ReverseTrafficPhase(spec, streams, engine, publisher);
-      lastCutoverSteps = phase.steps();
-      workflow = phase.run(workflow);
+      return stored(phase.call());
     } catch (CutoverAbortedException e) {
       workflow = engine.store().load(spec.name()).orElse(workflow);
       throw e;
     }
-    return workflow;
+  }
+
+  /** Keeps {@code w} as the record the next step starts from (and status shows). */
+  private Workflow stored(Workflow w) {
+    workflow = w;
+    return w;
   }
 
   /**
-   * Finishes a switched workflow: reverse streams stop; the sources leave the map, read-only, with
-   * their data unless {@code dropSourceData} (then the moved tables are dropped on the sources).
-   * See {@link CompletePhase}.
+   * {@link CompletePhase}: finishes a switched workflow: reverse streams stop; the sources leave
+   * the map, read-only, with their data unless {@code dropSourceData} (then their moved tables go).
    */
   public Workflow complete(boolean dropSourceData) throws Exception {
-    workflow = new CompletePhase(spec, streams, engine, publisher).run(workflow, dropSourceData);
-    return workflow;
+    return stored(
+        new CompletePhase(spec, streams, engine, publisher).run(workflow, dropSourceData));
   }
 
   /** {@link #complete(boolean)} keeping the sources' data. */
@@ -242,12 +224,11 @@ public final class WorkflowRunner implements AutoCloseable {
   }
 
   /**
-   * Abandons a workflow before any write switch: streams stop, the targets' copies are emptied. A
-   * copy running on another thread must have been interrupted first. See {@link CancelPhase}.
+   * {@link CancelPhase}: abandons a workflow before any write switch: streams stop, the targets'
+   * copies are emptied. A copy running on another thread must have been interrupted first.
    */
   public Workflow cancel() throws Exception {
-    workflow = new CancelPhase(spec, streams, engine, publisher).run(workflow);
-    return workflow;
+    return stored(new CancelPhase(spec, streams, engine, publisher).run(workflow));
   }
 
   /**
@@ -289,43 +270,17 @@ public final class WorkflowRunner implements AutoCloseable {
   }
 
   /**
-   * A snapshot of the workflow's streams and progress, for status displays.
-   *
-   * @return the record, whether the copy is done, the largest lag, each stream's state and
-   *     positions, the copy's progress and the diff's
+   * A snapshot for status displays: the record, whether the copy is done, the largest lag, each
+   * stream's state and positions, the copy's progress and the diff's.
    */
   public WorkflowStatus status() {
-    List<WorkflowStatus.Stream> list = new ArrayList<>();
-    streams
-        .forward()
-        .forEach((target, a) -> list.add(stream("forward", spec.sources(), target, a)));
-    streams
-        .reverse()
-        .forEach((source, a) -> list.add(stream("reverse", spec.targets(), source, a)));
     DiffPhase d = diffing;
     return new WorkflowStatus(
         workflow,
         maxLagMillis(),
-        list,
+        streams.status(),
         copyProgress().orElse(null),
         d == null ? null : d.progress());
-  }
-
-  private WorkflowStatus.Stream stream(
-      String direction, List<ShardServer> from, String into, io.reshard.cdc.ApplyEngine a) {
-    Map<String, String> positions = new LinkedHashMap<>();
-    a.appliedPositions().forEach((topic, p) -> positions.put(topic, p.toString()));
-    String state = a.state().name();
-    String error = a.lastError().orElse(null);
-    Optional<String> captureFailure = streams.captureFailure(from);
-    if (error == null && captureFailure.isPresent()) {
-      // the applier itself is fine, but nothing more reaches it: report the stream as stopped by
-      // its capture, or it would look caught up (its lag counts only what was published)
-      state = StreamsTable.State.ERROR.name();
-      error = captureFailure.get();
-    }
-    return new WorkflowStatus.Stream(
-        direction, MapChanges.names(from), into, state, positions, a.lagMillis(), error);
   }
 
   /**
@@ -338,8 +293,8 @@ public final class WorkflowRunner implements AutoCloseable {
 
   /**
    * Starts again every stream whose applier ended in error because Kafka or its target could not be
-   * reached; each continues from the position stored in its target. Call it from the thread that
-   * drives this runner (the daemon holds the workflow's action lock).
+   * reached, from the position stored in its target. Call it from the thread that drives this
+   * runner (the daemon holds the workflow's action lock).
    *
    * @return how many streams were started again
    */
@@ -350,50 +305,15 @@ public final class WorkflowRunner implements AutoCloseable {
   /**
    * Resumes every stream stopped in error whose applier still runs: one stopped on a DDL or
    * truncate passes over that statement (the operator applied it to the targets), one stopped on a
-   * row its target refused retries the row (the operator fixed the target). See {@link
-   * io.reshard.cdc.ApplyEngine#resumeAfterError}. A stream shown in error because the capture it
-   * reads has stopped for good is not one of them: resuming does not start a capture again. Call it
-   * from the thread that drives this runner.
+   * row its target refused retries the row (the operator fixed the target). Resuming does not start
+   * a stopped capture again. Call it from the thread that drives this runner.
    *
    * @return the shards whose streams were resumed (empty if none was in error)
    * @throws SwitchRefusedException if the capture of a shard a running stream reads has stopped for
-   *     good, naming it and its error, after the streams above were resumed (the message lists
-   *     them)
+   *     good, naming it and its error, after the streams above were resumed (listed in the message)
    */
   public List<String> resumeStreams() {
-    List<String> resumed = new ArrayList<>();
-    for (Map<String, io.reshard.cdc.ApplyEngine> side :
-        List.of(streams.forward(), streams.reverse())) {
-      side.forEach(
-          (shard, a) -> {
-            if (a.state() == StreamsTable.State.ERROR && a.isRunning()) {
-              a.resumeAfterError();
-              resumed.add(shard);
-            }
-          });
-    }
-    refuseIfCaptureStopped(resumed);
-    return resumed;
-  }
-
-  private void refuseIfCaptureStopped(List<String> resumed) {
-    Optional<String> stopped =
-        streams.forward().isEmpty() ? Optional.empty() : streams.captureFailure(spec.sources());
-    if (stopped.isEmpty() && !streams.reverse().isEmpty()) {
-      stopped = streams.captureFailure(spec.targets());
-    }
-    if (stopped.isPresent()) {
-      throw new SwitchRefusedException(
-          "workflow "
-              + spec.name()
-              + ": resume refused: "
-              + stopped.get()
-              + ". resume does not start a capture again: do what the capture's message says,"
-              + " then restart the daemon, which starts the capture again"
-              + (resumed.isEmpty()
-                  ? ""
-                  : " (the streams into " + resumed + " stopped in error were resumed)"));
-    }
+    return streams.resumeAfterError();
   }
 
   /** The largest apply lag of the forward streams, in ms. */
