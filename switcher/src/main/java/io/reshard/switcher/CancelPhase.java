@@ -7,8 +7,8 @@ import java.sql.Statement;
 
 /**
  * Abandons a workflow before any write switch (DESIGN 4.8): the forward streams stop, the targets
- * leave the shard map if reads had moved to them, and the targets' copies of the moved tables are
- * emptied (the tables stay, so a new workflow into the same targets finds them empty). Each step is
+ * leave the shard map if they are in it, and the targets' copies of the moved tables are emptied
+ * (the tables stay, so a new workflow into the same targets finds them empty). Each step is
  * idempotent, so a cancel that failed half-way can run again.
  */
 final class CancelPhase implements Phase {
