@@ -15,3 +15,9 @@
  * io.reshard.router.ReshardException}.
  */
 package io.reshard.cdc;
+
+import io.reshard.core.position.CapturePosition;
+import io.reshard.core.position.GtidPosition;
+import io.reshard.core.schema.TableSchemaReader;
+import io.reshard.core.value.MariaDbCharsets;
+import io.reshard.core.value.ValueCodec;

@@ -3,24 +3,17 @@ package io.reshard.cli;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.router.KeyRange;
 import io.reshard.router.KeyRangePartition;
-import io.reshard.router.ReshardSchema;
-import io.reshard.router.ShardAssignment;
 import io.reshard.router.ShardMap;
-import io.reshard.router.ShardMapPublisher;
-import io.reshard.router.ShardMapTopic;
 import io.reshard.router.ShardMapTopicConfig;
 import io.reshard.router.VSchema;
+import io.reshard.switcher.KeyspaceInitPhase;
 import io.reshard.switcher.ShardServer;
+import io.reshard.switcher.SwitchRefusedException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -30,7 +23,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code reshard keyspace init}: version 1 of a keyspace's shard map for shards holding data. */
+/**
+ * {@code reshard keyspace init}: version 1 of a keyspace's shard map for shards holding data.
+ * Parses and places the shards, runs {@link KeyspaceInitPhase}, prints the map.
+ */
 @Command(
     name = "keyspace",
     mixinStandardHelpOptions = true,
@@ -86,44 +82,11 @@ final class KeyspaceCommand {
               .bootstrapServers(target.bootstrap())
               .topic(target.shardmapsTopic())
               .build();
-      List<ShardMap> existing = ShardMapTopic.history(topic, keyspace);
-      if (!existing.isEmpty()) {
-        throw new CommandFailure(
-            ExitCodes.REFUSED,
-            "keyspace "
-                + keyspace
-                + " has a shard map already (version "
-                + existing.get(existing.size() - 1).version()
-                + "); see `reshard shardmap show --keyspace "
-                + keyspace
-                + "`");
-      }
-      List<String> missing = new ArrayList<>();
-      for (ShardServer s : placed) {
-        if (!databaseExists(s)) {
-          missing.add(s.endpointRef() + " (shard " + s.shard() + ")");
-        }
-      }
-      if (!missing.isEmpty()) {
-        throw new CommandFailure(
-            ExitCodes.REFUSED,
-            "the keyspace database "
-                + keyspace
-                + " does not exist on "
-                + String.join(", ", missing)
-                + "; create it (with its data) first. Nothing was written");
-      }
-      List<ShardAssignment> assignments = new ArrayList<>();
-      for (ShardServer s : placed) {
-        try (Connection c = connect(s)) {
-          ReshardSchema.create(c);
-          ReshardSchema.setFence(c, keyspace, s.shard(), 1, true);
-        }
-        assignments.add(new ShardAssignment(s.range(), s.endpointRef(), true, true));
-      }
-      ShardMap v1 = ShardMap.first(keyspace, vschema, assignments);
-      try (ShardMapPublisher p = ShardMapPublisher.open(topic, keyspace)) {
-        p.publish(v1);
+      ShardMap v1;
+      try {
+        v1 = new KeyspaceInitPhase(keyspace, vschema, placed, topic).run();
+      } catch (SwitchRefusedException e) {
+        throw new CommandFailure(ExitCodes.REFUSED, e.getMessage());
       }
       print(v1, placed);
       return ExitCodes.OK;
@@ -195,22 +158,6 @@ final class KeyspaceCommand {
         }
       }
       return placed;
-    }
-
-    private boolean databaseExists(ShardServer s) throws SQLException {
-      try (Connection c = connect(s);
-          Statement st = c.createStatement();
-          ResultSet rs =
-              st.executeQuery(
-                  "SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '"
-                      + keyspace.replace("'", "''")
-                      + "'")) {
-        return rs.next();
-      }
-    }
-
-    private static Connection connect(ShardServer s) throws SQLException {
-      return DriverManager.getConnection(s.endpoint().url(), s.user(), s.password());
     }
   }
 

@@ -5,9 +5,7 @@ import io.reshard.copier.CopierConfig;
 import io.reshard.differ.DiffReport;
 import io.reshard.differ.Differ;
 import io.reshard.differ.TableDiff;
-import io.reshard.router.KeyRange;
 import io.reshard.router.RetriableReshardException;
-import io.reshard.router.Shard;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
 import io.reshard.router.ShardMapTopicConfig;
@@ -20,6 +18,7 @@ import io.reshard.switcher.Workflow;
 import io.reshard.switcher.WorkflowEngine;
 import io.reshard.switcher.WorkflowRunner;
 import io.reshard.switcher.WorkflowSpec;
+import io.reshard.switcher.WorkflowSpecValidator;
 import io.reshard.switcher.WorkflowState;
 import io.reshard.switcher.WorkflowStatus;
 import io.reshard.switcher.WorkflowStore;
@@ -28,13 +27,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -512,61 +508,14 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   }
 
   private Result create(String name, Map<String, String> p) throws Exception {
-    if (!name.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")) {
-      throw new IllegalArgumentException(
-          "workflow name " + name + ": use letters, digits, '.', '_' and '-' (at most 64)");
-    }
-    if (store.load(name).isPresent()) {
-      throw new SwitchRefusedException(
-          "a workflow named " + name + " exists already; choose another name");
-    }
-    String keyspace = required(p, "keyspace");
-    String source = required(p, "source").toLowerCase(Locale.ROOT);
-    List<String> targets =
-        List.of(required(p, "targets").toLowerCase(Locale.ROOT).split(",")).stream()
-            .map(String::strip)
-            .toList();
-    targets.forEach(KeyRange::parse);
-    Optional<ShardMap> newest = publisher(keyspace).newest();
-    if (newest.isEmpty()) {
-      synchronized (publishers) {
-        publishers.remove(keyspace).close(); // keyspace init must be able to publish version 1
-      }
-      throw new SwitchRefusedException(
-          "keyspace " + keyspace + " has no shard map; run `reshard keyspace init` first");
-    }
-    ShardMap map = newest.get();
-    Shard from =
-        map.shard(KeyRange.parse(source))
-            .orElseThrow(
-                () ->
-                    new SwitchRefusedException(
-                        "keyspace "
-                            + keyspace
-                            + " has no shard "
-                            + source
-                            + "; its shards are "
-                            + map.shards().stream().map(Shard::name).toList()));
-    refuseIfSourceMoving(keyspace, source);
-    Set<String> inUse = serversInUse(keyspace, map);
-    List<String> targetServers =
-        p.containsKey("target_servers")
-            ? List.of(p.get("target_servers").split(",")).stream().map(String::strip).toList()
-            : servers.defaultTargets(keyspace, targets, inUse);
-    if (targetServers.size() != targets.size()) {
-      throw new IllegalArgumentException(
-          targets.size() + " targets but " + targetServers.size() + " target servers");
-    }
-    refuseSharedServers(keyspace, targetServers, inUse);
-    Map<String, String> refs = new LinkedHashMap<>();
-    refs.put(source, from.endpoint());
-    for (int i = 0; i < targets.size(); i++) {
-      if (!servers.knows(targetServers.get(i))) {
-        throw new IllegalArgumentException(
-            "target server " + targetServers.get(i) + " is not known to this daemon");
-      }
-      refs.put(targets.get(i), targetServers.get(i));
-    }
+    WorkflowSpecValidator.Request request =
+        new WorkflowSpecValidator(store, this::newestMap, servers::knows, servers::defaultTargets)
+            .validate(name, p);
+    String keyspace = request.keyspace();
+    String source = request.source();
+    List<String> targets = request.targets();
+    List<String> targetServers = request.targetServers();
+    Map<String, String> refs = request.servers();
     WorkflowSpec spec =
         spec(Workflow.create(name, keyspace, List.of(source), targets, null, Instant.now()), refs);
     Hosted h = new Hosted(new WorkflowRunner(spec, engine, publisher(keyspace), captures, meters));
@@ -598,64 +547,15 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             + "; the copy runs");
   }
 
-  /** One workflow at a time moves a shard: a second one would copy into the same targets' rows. */
-  private void refuseIfSourceMoving(String keyspace, String source) {
-    for (Workflow w : store.list()) {
-      if (w.keyspace().equals(keyspace)
-          && !w.state().isTerminal()
-          && (w.sources().contains(source) || w.targets().contains(source))) {
-        throw new SwitchRefusedException(
-            "shard "
-                + source
-                + " of "
-                + keyspace
-                + " is already in workflow "
-                + w.name()
-                + " ("
-                + w.state()
-                + "); complete or cancel that one first. Nothing was written");
+  /** The newest shard map of {@code keyspace}; without one its publisher is dropped. */
+  private Optional<ShardMap> newestMap(String keyspace) {
+    Optional<ShardMap> newest = publisher(keyspace).newest();
+    if (newest.isEmpty()) {
+      synchronized (publishers) {
+        publishers.remove(keyspace).close(); // keyspace init must be able to publish version 1
       }
     }
-  }
-
-  /**
-   * Each target needs a server of its own that holds no shard of the keyspace: one database per
-   * keyspace per server (DESIGN 2).
-   */
-  private static void refuseSharedServers(
-      String keyspace, List<String> targetServers, Set<String> inUse) {
-    List<String> problems = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    for (String t : targetServers) {
-      if (!seen.add(t)) {
-        problems.add("server " + t + " is named for two targets");
-      } else if (inUse.contains(t)) {
-        problems.add(
-            "server "
-                + t
-                + " already holds a shard of "
-                + keyspace
-                + " (in the shard map or in a workflow)");
-      }
-    }
-    if (!problems.isEmpty()) {
-      throw new SwitchRefusedException(
-          "workflow not created: "
-              + String.join("; ", problems)
-              + "; each target needs a server of its own. Nothing was written");
-    }
-  }
-
-  /** The servers that hold a shard of {@code keyspace} now or in one of its workflows. */
-  private Set<String> serversInUse(String keyspace, ShardMap map) {
-    Set<String> used = new HashSet<>();
-    map.shards().forEach(s -> used.add(s.endpoint()));
-    for (Workflow w : store.list()) {
-      if (w.keyspace().equals(keyspace) && w.state() != WorkflowState.CANCELLED) {
-        used.addAll(w.servers().values());
-      }
-    }
-    return used;
+    return newest;
   }
 
   private void startCopy(Hosted h) {
@@ -751,14 +651,6 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     }
     Workflow stored = h.runner.workflow();
     return WorkflowViews.hosted(stored, h.runner.status(), h.copyError);
-  }
-
-  private static String required(Map<String, String> p, String key) {
-    String v = p.get(key);
-    if (v == null || v.isBlank()) {
-      throw new IllegalArgumentException("parameter " + key + " is required");
-    }
-    return v.strip();
   }
 
   private static long positive(String v, String key) {

@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,20 +18,54 @@ import java.util.Map;
  * Phase 1 of a workflow: checks what DESIGN 6 refuses (every problem at once, nothing written),
  * creates the target tables from the source's own definitions (same columns, keys and generated
  * columns; triggers are not part of a table definition and are not copied), closes the targets'
- * fence rows, makes sure capture covers each source and reads P0. The runner stores P0 in the
- * workflow's record before it starts the forward streams from it.
+ * fence rows, makes sure capture covers each source and reads P0, stores the workflow's first
+ * record with P0 and only then starts the forward streams from it. The rules a new workflow's
+ * request must pass before a spec exists (names, servers, other workflows) are {@link
+ * WorkflowSpecValidator}'s.
  */
-final class CreatePhase {
+final class CreatePhase implements Phase {
   private final WorkflowSpec spec;
   private final Streams streams;
+  private final WorkflowEngine engine;
 
-  CreatePhase(WorkflowSpec spec, Streams streams) {
+  CreatePhase(WorkflowSpec spec, Streams streams, WorkflowEngine engine) {
     this.spec = spec;
     this.streams = streams;
+    this.engine = engine;
   }
 
-  /** Runs the phase; returns P0 per source shard. Starts no stream. */
-  Map<String, GtidPosition> run() throws Exception {
+  @Override
+  public String name() {
+    return "create";
+  }
+
+  /**
+   * Runs the phase.
+   *
+   * @return the stored record, in {@code CREATED} with P0 and the servers of every shard
+   * @throws SwitchRefusedException naming every problem; nothing was written
+   */
+  Workflow run() throws Exception {
+    Map<String, GtidPosition> p0 = prepare();
+    Instant now = Instant.now();
+    Workflow w =
+        Workflow.create(
+                spec.name(),
+                spec.keyspace(),
+                MapChanges.names(spec.sources()),
+                MapChanges.names(spec.targets()),
+                p0.values().iterator().next().toString(),
+                now)
+            .withServers(servers(), now)
+            .withForward(1, Positions.strings(p0), now);
+    w = engine.update(w);
+    Failpoints.reach("state:CREATED");
+    streams.startForward(1, p0);
+    return w;
+  }
+
+  /** Refuses, or creates the target tables and fences and returns P0 per source shard. */
+  private Map<String, GtidPosition> prepare() throws Exception {
     List<String> problems = preflight();
     if (!problems.isEmpty()) {
       throw new SwitchRefusedException(
@@ -53,6 +88,13 @@ final class CreatePhase {
               s)); // read after capture covers the server: all after it is in the stream
     }
     return p0;
+  }
+
+  private Map<String, String> servers() {
+    Map<String, String> m = new LinkedHashMap<>();
+    spec.sources().forEach(s -> m.put(s.shard(), s.endpointRef()));
+    spec.targets().forEach(t -> m.put(t.shard(), t.endpointRef()));
+    return m;
   }
 
   private List<String> preflight() throws SQLException {

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * writes again. A restart before the reverse journal rolls back; after it, finishes ({@link
  * #resume}).
  */
-final class ReverseTrafficPhase {
+final class ReverseTrafficPhase implements Phase {
   private static final Logger LOG = LoggerFactory.getLogger(ReverseTrafficPhase.class);
 
   private final WorkflowSpec spec;
@@ -34,6 +34,11 @@ final class ReverseTrafficPhase {
     this.streams = streams;
     this.engine = engine;
     this.publisher = publisher;
+  }
+
+  @Override
+  public String name() {
+    return "reverse-traffic";
   }
 
   /** The time each step took, filled in by {@link #run}. */

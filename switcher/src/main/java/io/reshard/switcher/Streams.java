@@ -275,6 +275,78 @@ final class Streams implements AutoCloseable {
     }
   }
 
+  /**
+   * Each stream's state and positions, forward streams first. A stream whose applier is fine but
+   * whose capture has stopped for good shows as {@code ERROR} with the capture's error. Safe from
+   * any thread as far as the appliers are.
+   */
+  List<WorkflowStatus.Stream> status() {
+    List<WorkflowStatus.Stream> list = new ArrayList<>();
+    forward.forEach((target, a) -> list.add(status("forward", spec.sources(), target, a)));
+    reverse.forEach((source, a) -> list.add(status("reverse", spec.targets(), source, a)));
+    return list;
+  }
+
+  private WorkflowStatus.Stream status(
+      String direction, List<ShardServer> from, String into, ApplyEngine a) {
+    Map<String, String> positions = new LinkedHashMap<>();
+    a.appliedPositions().forEach((topic, p) -> positions.put(topic, p.toString()));
+    String state = a.state().name();
+    String error = a.lastError().orElse(null);
+    Optional<String> failure = captureFailure(from);
+    if (error == null && failure.isPresent()) {
+      // the applier itself is fine, but nothing more reaches it: report the stream as stopped by
+      // its capture, or it would look caught up (its lag counts only what was published)
+      state = StreamsTable.State.ERROR.name();
+      error = failure.get();
+    }
+    return new WorkflowStatus.Stream(
+        direction, MapChanges.names(from), into, state, positions, a.lagMillis(), error);
+  }
+
+  /**
+   * Resumes every stream stopped in error whose applier still runs ({@link
+   * ApplyEngine#resumeAfterError}); see {@link WorkflowRunner#resumeStreams}.
+   *
+   * @return the shards whose streams were resumed
+   * @throws SwitchRefusedException if the capture of a shard a running stream reads has stopped for
+   *     good, after the streams above were resumed (the message lists them)
+   */
+  List<String> resumeAfterError() {
+    List<String> resumed = new ArrayList<>();
+    for (Map<String, ApplyEngine> side : List.of(forward, reverse)) {
+      side.forEach(
+          (shard, a) -> {
+            if (a.state() == StreamsTable.State.ERROR && a.isRunning()) {
+              a.resumeAfterError();
+              resumed.add(shard);
+            }
+          });
+    }
+    refuseResumeIfCaptureStopped(resumed);
+    return resumed;
+  }
+
+  private void refuseResumeIfCaptureStopped(List<String> resumed) {
+    Optional<String> stopped =
+        forward.isEmpty() ? Optional.empty() : captureFailure(spec.sources());
+    if (stopped.isEmpty() && !reverse.isEmpty()) {
+      stopped = captureFailure(spec.targets());
+    }
+    if (stopped.isPresent()) {
+      throw new SwitchRefusedException(
+          "workflow "
+              + spec.name()
+              + ": resume refused: "
+              + stopped.get()
+              + ". resume does not start a capture again: do what the capture's message says,"
+              + " then restart the daemon, which starts the capture again"
+              + (resumed.isEmpty()
+                  ? ""
+                  : " (the streams into " + resumed + " stopped in error were resumed)"));
+    }
+  }
+
   /** Every applier problem: a source capture that stopped, a stream in error, the largest lag. */
   List<String> problems(Duration maxLag) {
     List<String> problems = new ArrayList<>();

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * #rollBack}). The reverse direction ({@link ReverseTrafficPhase}) runs the same steps the other
  * way. While the reverse streams run, no forward stream does, so a change never loops.
  */
-final class SwitchWritesPhase {
+final class SwitchWritesPhase implements Phase {
   private static final Logger LOG = LoggerFactory.getLogger(SwitchWritesPhase.class);
 
   private final WorkflowSpec spec;
@@ -48,6 +48,11 @@ final class SwitchWritesPhase {
     this.streams = streams;
     this.engine = engine;
     this.publisher = publisher;
+  }
+
+  @Override
+  public String name() {
+    return "switch-traffic --writes";
   }
 
   /** The time each step took, filled in by {@link #run}. */
@@ -270,7 +275,7 @@ final class SwitchWritesPhase {
   }
 
   private String refusal(String reasons) {
-    return "switch-traffic --writes refused for workflow " + spec.name() + ": " + reasons;
+    return name() + " refused for workflow " + spec.name() + ": " + reasons;
   }
 
   private Map<String, GtidPosition> fenceAndReadPositions(

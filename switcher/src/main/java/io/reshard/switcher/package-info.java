@@ -1,12 +1,17 @@
 /**
  * The switcher: the workflow state machine, the traffic switch with fencing, reverse, complete and
- * cancel; the single writer of the shard map (DESIGN 4.2, 4.3, 4.8).
+ * cancel; the single writer of the shard map (DESIGN 4.2, 4.3, 4.8). Entry class: {@link
+ * io.reshard.switcher.WorkflowRunner}, one workflow's runbook; {@link
+ * io.reshard.switcher.KeyspaceInitPhase} before any workflow, and {@link
+ * io.reshard.switcher.WorkflowSpecValidator} for a new workflow's request.
  *
- * <p>Built so far: {@link io.reshard.switcher.WorkflowState} (the states and the table of legal
- * transitions), {@link io.reshard.switcher.Workflow} (the stored record), {@link
- * io.reshard.switcher.WorkflowEngine} (the one method that validates, persists, logs and publishes
- * a change) and {@link io.reshard.switcher.KafkaWorkflowStore} (the compacted workflows topic). The
- * phases and the switch itself come with issue 6. Entry class: {@link
- * io.reshard.switcher.WorkflowEngine}.
+ * <p>The runbook's steps are the {@link io.reshard.switcher.Phase}s, each its own class: {@code
+ * KeyspaceInitPhase}, {@code CreatePhase}, {@code CopyPhase}, {@code DiffPhase} (diff, or repair
+ * then diff), {@code SwitchReadsPhase}, {@code SwitchWritesPhase}, {@code ReverseTrafficPhase},
+ * {@code CompletePhase} and {@code CancelPhase}. {@link io.reshard.switcher.WorkflowState} holds
+ * the states and the table of legal transitions, {@link io.reshard.switcher.Workflow} the stored
+ * record, {@link io.reshard.switcher.WorkflowEngine} the one method that validates, persists, logs
+ * and publishes a change, and {@link io.reshard.switcher.KafkaWorkflowStore} the compacted
+ * workflows topic.
  */
 package io.reshard.switcher;

@@ -1,5 +1,7 @@
 package io.reshard.core.state;
 
+import io.reshard.core.rows.Row;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

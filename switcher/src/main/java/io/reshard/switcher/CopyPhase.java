@@ -1,0 +1,88 @@
+package io.reshard.switcher;
+
+import io.reshard.copier.Copier;
+import io.reshard.copier.CopierConfig;
+import io.reshard.copier.CopyProgress;
+import io.reshard.copier.CopySpec;
+import io.reshard.core.placement.TargetShard;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Phase 2 of a workflow (DESIGN 4.6): the copy of the source's existing rows into every target,
+ * while the forward streams apply every change after P0. The {@link Copier} continues a copy a
+ * crash interrupted from the targets' {@code copy_state}; its convergence argument lives beside it.
+ * {@link #progress} may be read from any thread while {@link #run} runs on another.
+ */
+final class CopyPhase implements Phase {
+  private final WorkflowSpec spec;
+  private final Streams streams;
+  private final WorkflowEngine engine;
+  private final CopierConfig config;
+  private volatile Copier copier;
+
+  CopyPhase(WorkflowSpec spec, Streams streams, WorkflowEngine engine, CopierConfig config) {
+    this.spec = spec;
+    this.streams = streams;
+    this.engine = engine;
+    this.config = config;
+  }
+
+  @Override
+  public String name() {
+    return "copy";
+  }
+
+  /**
+   * Moves a new workflow to {@code COPYING}; one already copying stays as it is.
+   *
+   * @return the record the copy runs in
+   * @throws SwitchRefusedException if the copy is done already
+   */
+  Workflow start(Workflow w) {
+    if (w.state() == WorkflowState.CREATED) {
+      return engine.transition(w, WorkflowState.COPYING, "copy starts from P0 " + w.p0());
+    } else if (w.state() != WorkflowState.COPYING) {
+      throw new SwitchRefusedException(
+          "workflow " + spec.name() + " is " + w.state() + ": its copy is done");
+    }
+    return w;
+  }
+
+  /**
+   * Copies every moved table (from P0, or from where {@code copy_state} says), then moves the
+   * workflow to {@code RUNNING}.
+   *
+   * @param w the record {@link #start} returned
+   * @return the record in {@code RUNNING}
+   */
+  Workflow run(Workflow w) throws Exception {
+    ShardServer source = spec.sources().get(0);
+    List<TargetShard> targets =
+        spec.targets().stream().map(t -> new TargetShard(t.range(), t.endpoint())).toList();
+    CopySpec copy =
+        new CopySpec(
+            spec.name(),
+            spec.keyspace(),
+            source.endpoint(),
+            source.range(),
+            targets,
+            spec.tables(),
+            spec.vschema(),
+            w.p0());
+    Copier c =
+        Copier.builder(copy)
+            .config(config)
+            .coverage(StreamSeams.coverage(streams.capture(source.shard()).orElseThrow()))
+            .build();
+    copier = c;
+    c.run();
+    return engine.transition(w, WorkflowState.RUNNING, "copy done");
+  }
+
+  /** The copy's progress once it has started. */
+  Optional<CopyProgress> progress() {
+    Copier c = copier;
+    return c == null ? Optional.empty() : Optional.of(c.progress());
+  }
+}

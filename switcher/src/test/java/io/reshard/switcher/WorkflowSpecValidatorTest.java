@@ -1,0 +1,186 @@
+package io.reshard.switcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.reshard.router.KeyRange;
+import io.reshard.router.ShardAssignment;
+import io.reshard.router.ShardMap;
+import io.reshard.router.VSchema;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The rules of a new workflow's request, against an in-memory store and shard map. */
+class WorkflowSpecValidatorTest {
+  private static final Instant T = Instant.parse("2026-11-29T10:00:00Z");
+  private static final ShardMap MAP =
+      ShardMap.first(
+          "chat",
+          VSchema.parse("{\"sharded\": true, \"vindexes\": {}, \"tables\": {}}"),
+          List.of(
+              new ShardAssignment(KeyRange.parse("-80"), "db1", true, true),
+              new ShardAssignment(KeyRange.parse("80-"), "db2", true, true)));
+
+  private final Map<String, Workflow> stored = new HashMap<>();
+  private final Set<String> known = Set.of("db1", "db2", "db5", "db6", "db7");
+  private final AtomicReference<Set<String>> inUseSeen = new AtomicReference<>();
+  private Optional<ShardMap> map = Optional.of(MAP);
+
+  private final WorkflowStore store =
+      new WorkflowStore() {
+        @Override
+        public void save(Workflow w) {
+          stored.put(w.name(), w);
+        }
+
+        @Override
+        public Optional<Workflow> load(String name) {
+          return Optional.ofNullable(stored.get(name));
+        }
+
+        @Override
+        public List<Workflow> list() {
+          return new ArrayList<>(stored.values());
+        }
+      };
+
+  private WorkflowSpecValidator validator() {
+    return new WorkflowSpecValidator(
+        store,
+        k -> k.equals("chat") ? map : Optional.empty(),
+        known::contains,
+        (keyspace, targets, inUse) -> {
+          inUseSeen.set(inUse);
+          return List.of("db5", "db6", "db7").subList(0, targets.size());
+        });
+  }
+
+  private static Map<String, String> params(String... kv) {
+    Map<String, String> p = new HashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      p.put(kv[i], kv[i + 1]);
+    }
+    return p;
+  }
+
+  private static Map<String, String> split() {
+    return params("keyspace", "chat", "source", "80-", "targets", "80-C0, c0-");
+  }
+
+  @Test
+  void aValidRequestGetsTheDefaultServersAndEveryShardsServer() {
+    WorkflowSpecValidator.Request r = validator().validate("split1", split());
+    assertEquals("80-", r.source());
+    assertEquals(List.of("80-c0", "c0-"), r.targets(), "lower case, stripped");
+    assertEquals(List.of("db5", "db6"), r.targetServers());
+    assertEquals(Map.of("80-", "db2", "80-c0", "db5", "c0-", "db6"), r.servers());
+    assertEquals(List.of("80-", "80-c0", "c0-"), List.copyOf(r.servers().keySet()));
+    assertEquals(Set.of("db1", "db2"), inUseSeen.get(), "the map's servers are in use");
+  }
+
+  @Test
+  void aBadNameOrAMissingParameterIsAMalformedRequest() {
+    IllegalArgumentException name =
+        assertThrows(IllegalArgumentException.class, () -> validator().validate("-x", split()));
+    assertEquals(
+        "workflow name -x: use letters, digits, '.', '_' and '-' (at most 64)", name.getMessage());
+    IllegalArgumentException missing =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> validator().validate("w", params("keyspace", "chat", "source", "80-")));
+    assertEquals("parameter targets is required", missing.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            validator()
+                .validate("w", params("keyspace", "chat", "source", "80-", "targets", "zz")));
+  }
+
+  @Test
+  void aTakenNameAMissingMapOrAMissingSourceIsRefused() {
+    stored.put("w", Workflow.create("w", "chat", List.of("-80"), List.of("-40", "40-80"), "p", T));
+    SwitchRefusedException taken =
+        assertThrows(SwitchRefusedException.class, () -> validator().validate("w", split()));
+    assertEquals("a workflow named w exists already; choose another name", taken.getMessage());
+    map = Optional.empty();
+    SwitchRefusedException noMap =
+        assertThrows(SwitchRefusedException.class, () -> validator().validate("w2", split()));
+    assertEquals(
+        "keyspace chat has no shard map; run `reshard keyspace init` first", noMap.getMessage());
+    map = Optional.of(MAP);
+    SwitchRefusedException noShard =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                validator()
+                    .validate(
+                        "w2", params("keyspace", "chat", "source", "40-", "targets", "40-60,60-")));
+    assertEquals("keyspace chat has no shard 40-; its shards are [-80, 80-]", noShard.getMessage());
+  }
+
+  @Test
+  void aShardInAnUnfinishedWorkflowIsRefusedAndItsServersAreInUse() {
+    Workflow other =
+        Workflow.create("other", "chat", List.of("80-"), List.of("80-c0", "c0-"), "p", T)
+            .withServers(Map.of("80-", "db2", "80-c0", "db5", "c0-", "db6"), T);
+    stored.put("other", other);
+    SwitchRefusedException e =
+        assertThrows(SwitchRefusedException.class, () -> validator().validate("w", split()));
+    assertEquals(
+        "shard 80- of chat is already in workflow other (CREATED); complete or cancel that one"
+            + " first. Nothing was written",
+        e.getMessage());
+    SwitchRefusedException shared =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                validator()
+                    .validate(
+                        "w",
+                        params(
+                            "keyspace",
+                            "chat",
+                            "source",
+                            "-80",
+                            "targets",
+                            "-40,40-80",
+                            "target_servers",
+                            "db7,db7")));
+    assertEquals(
+        "workflow not created: server db7 is named for two targets; each target needs a server"
+            + " of its own. Nothing was written",
+        shared.getMessage());
+  }
+
+  @Test
+  void targetServersMustMatchTheTargetsBeFreeAndBeKnown() {
+    Map<String, String> p = split();
+    p.put("target_servers", "db5");
+    assertEquals(
+        "2 targets but 1 target servers",
+        assertThrows(IllegalArgumentException.class, () -> validator().validate("w", p))
+            .getMessage());
+    p.put("target_servers", "db1, db5");
+    SwitchRefusedException inUse =
+        assertThrows(SwitchRefusedException.class, () -> validator().validate("w", p));
+    assertTrue(
+        inUse
+            .getMessage()
+            .contains(
+                "server db1 already holds a shard of chat (in the shard map or in a workflow)"),
+        inUse.getMessage());
+    p.put("target_servers", "db5,db9");
+    assertEquals(
+        "target server db9 is not known to this daemon",
+        assertThrows(IllegalArgumentException.class, () -> validator().validate("w", p))
+            .getMessage());
+  }
+}
