@@ -7,17 +7,11 @@
  * ({@link io.reshard.cdc.ApplyConfig}).
  *
  * <p>The topic's contract is {@link io.reshard.cdc.ChangeRecords}; the one value representation,
- * shared with the copier and the differ through core, is {@link
- * io.reshard.core.value.ValueCodec} with {@link io.reshard.core.schema.TableSchemaReader} and
- * {@link io.reshard.core.value.MariaDbCharsets}. Positions are {@link
+ * shared with the copier and the differ through core, is {@link io.reshard.core.value.ValueCodec}
+ * with {@link io.reshard.core.schema.TableSchemaReader} and {@link
+ * io.reshard.core.value.MariaDbCharsets}. Positions are {@link
  * io.reshard.core.position.GtidPosition} and {@link io.reshard.core.position.CapturePosition}.
  * Errors extend {@link io.reshard.cdc.CdcException}, under {@link
  * io.reshard.router.ReshardException}.
  */
 package io.reshard.cdc;
-
-import io.reshard.core.position.CapturePosition;
-import io.reshard.core.position.GtidPosition;
-import io.reshard.core.schema.TableSchemaReader;
-import io.reshard.core.value.MariaDbCharsets;
-import io.reshard.core.value.ValueCodec;

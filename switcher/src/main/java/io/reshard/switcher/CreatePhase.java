@@ -1,9 +1,9 @@
 package io.reshard.switcher;
 
 import io.reshard.core.position.GtidPosition;
+import io.reshard.core.schema.TableSchemaReader;
 import io.reshard.router.KeyRange;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -102,44 +102,8 @@ final class CreatePhase implements Phase {
     ShardServer source = spec.sources().get(0);
     try (Connection c = ServerFence.connect(source)) {
       for (String table : spec.tables()) {
-        String engine =
-            scalar(
-                c,
-                "SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
-                table);
-        if (engine == null) {
-          problems.add("table " + table + " does not exist on source " + source.shard());
-          continue;
-        }
-        if (!"InnoDB".equalsIgnoreCase(engine)) {
-          problems.add(
-              "table "
-                  + table
-                  + " uses "
-                  + engine
-                  + ", not InnoDB: its rows cannot be locked against the copy");
-        }
-        if (scalar(
-                c,
-                "SELECT CONSTRAINT_NAME FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND CONSTRAINT_TYPE = 'PRIMARY KEY'",
-                table)
-            == null) {
-          problems.add("table " + table + " has no primary key");
-        }
-        String cascade =
-            scalar(
-                c,
-                "SELECT CONSTRAINT_NAME FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?"
-                    + " AND (DELETE_RULE IN ('CASCADE', 'SET NULL') OR UPDATE_RULE IN ('CASCADE', 'SET NULL'))",
-                table);
-        if (cascade != null) {
-          problems.add(
-              "table "
-                  + table
-                  + " has the cascading foreign key "
-                  + cascade
-                  + " (cascaded changes never reach the binlog)");
-        }
+        problems.addAll(
+            TableSchemaReader.refusals(c, spec.keyspace(), table, "source " + source.shard()));
       }
     }
     for (ShardServer t : spec.targets()) {
@@ -217,20 +181,6 @@ final class CreatePhase implements Phase {
   }
 
   private boolean exists(Connection c, String table) throws SQLException {
-    return scalar(
-            c,
-            "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
-            table)
-        != null;
-  }
-
-  private String scalar(Connection c, String sql, String table) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, spec.keyspace());
-      ps.setString(2, table);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
-    }
+    return TableSchemaReader.exists(c, spec.keyspace(), table);
   }
 }

@@ -1,5 +1,6 @@
 package io.reshard.switcher;
 
+import io.reshard.core.schema.TableSchemaReader;
 import io.reshard.router.ReshardSchema;
 import io.reshard.router.ShardAssignment;
 import io.reshard.router.ShardMap;
@@ -8,9 +9,7 @@ import io.reshard.router.ShardMapTopic;
 import io.reshard.router.ShardMapTopicConfig;
 import io.reshard.router.VSchema;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -98,14 +97,8 @@ public final class KeyspaceInitPhase implements Phase {
   }
 
   private boolean databaseExists(ShardServer s) throws SQLException {
-    try (Connection c = ServerFence.connect(s);
-        Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                "SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '"
-                    + keyspace.replace("'", "''")
-                    + "'")) {
-      return rs.next();
+    try (Connection c = ServerFence.connect(s)) {
+      return TableSchemaReader.databaseExists(c, keyspace);
     }
   }
 }

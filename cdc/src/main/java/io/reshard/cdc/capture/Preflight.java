@@ -1,8 +1,8 @@
 package io.reshard.cdc.capture;
 
 import io.reshard.cdc.CaptureConfig;
+import io.reshard.core.schema.TableSchemaReader;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -81,14 +81,7 @@ final class Preflight {
           grants.add(rs.getString(1));
         }
       }
-      boolean exists;
-      try (PreparedStatement ps =
-          c.prepareStatement("SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?")) {
-        ps.setString(1, database);
-        try (ResultSet rs = ps.executeQuery()) {
-          exists = rs.next();
-        }
-      }
+      boolean exists = TableSchemaReader.databaseExists(c, database);
       return new ServerSettings(
           logBin,
           format,

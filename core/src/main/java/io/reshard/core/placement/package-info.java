@@ -1,7 +1,7 @@
 /**
  * Which target owns a row. Entry class: {@link io.reshard.core.placement.ShardingKey}, a row to its
- * keyspace id by the table's primary vindex, from exact bytes (copy, diff) or from a change
- * image (apply), so both paths place a row alike; {@link io.reshard.core.placement.TargetShard} is
- * one target of a workflow (range and server).
+ * keyspace id by the table's primary vindex, from exact bytes (copy, diff) or from a change image
+ * (apply), so both paths place a row alike; {@link io.reshard.core.placement.TargetShard} is one
+ * target of a workflow (range and server).
  */
 package io.reshard.core.placement;

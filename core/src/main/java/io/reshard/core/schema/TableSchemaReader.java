@@ -43,39 +43,82 @@ public final class TableSchemaReader {
   }
 
   /**
-   * A moved table's definition, after the refusals that concern one table (DESIGN 6): it must exist
-   * as a base table, be InnoDB (the copy's row locks are what order it against later changes), have
-   * no cascading foreign key (cascaded changes never reach the binlog), and have a primary key
-   * without prefix parts or generated columns, whose columns the copier can order.
+   * A moved table's definition, after the refusals that concern one table ({@link #refusals}).
    *
    * @param c a connection to the server holding the table (the source shard)
-   * @throws TableRefusedException naming the table, the reason and what to do
+   * @throws TableRefusedException naming the table and every reason, and what to do
    * @throws SQLException if the server cannot be read
    */
   public static TableSchema readMoved(Connection c, String database, String table)
       throws SQLException {
+    List<String> problems = refusals(c, database, table, "the source");
+    if (!problems.isEmpty()) {
+      throw new TableRefusedException(String.join("; ", problems));
+    }
+    return read(c, database, table).orElseThrow();
+  }
+
+  /**
+   * Every reason why a table cannot be moved (DESIGN 6), each naming the table and what to do: it
+   * must exist as a base table, be InnoDB (the copy's row locks are what order it against later
+   * changes), have no cascading foreign key (cascaded changes never reach the binlog), and have a
+   * primary key without prefix parts or generated columns, whose columns the copier can order.
+   *
+   * @param server how messages name the server, e.g. {@code "the source"} or {@code "source c0-"}
+   * @return empty if the table can be moved
+   * @throws SQLException if the server cannot be read
+   */
+  public static List<String> refusals(Connection c, String database, String table, String server)
+      throws SQLException {
     String name = database + "." + table;
-    String engine = engine(c, database, table);
-    if (!"InnoDB".equalsIgnoreCase(engine)) {
-      throw new TableRefusedException(
+    Optional<String> engine = engine(c, database, table);
+    if (engine.isEmpty()) {
+      return List.of("table " + name + " does not exist on " + server);
+    }
+    List<String> problems = new ArrayList<>();
+    if (!"InnoDB".equalsIgnoreCase(engine.get())) {
+      problems.add(
           "table "
               + name
               + " uses engine "
-              + engine
+              + engine.get()
               + ": only InnoDB tables can be moved (the copy's row locks order it against later"
               + " changes); ALTER TABLE ... ENGINE=InnoDB first");
     }
-    refuseCascadingForeignKeys(c, database, table);
+    cascadingForeignKey(c, database, table).ifPresent(problems::add);
     List<ColumnDef> columns = columns(c, database, table);
-    List<String> key = new ArrayList<>();
-    for (KeyPart part : primaryKey(c, database, table)) {
-      key.add(movableKeyColumn(name, columns, part).name());
+    List<KeyPart> key = primaryKey(c, database, table);
+    for (KeyPart part : key) {
+      keyColumnProblem(name, columns, part).ifPresent(problems::add);
     }
     if (key.isEmpty()) {
-      throw new TableRefusedException(
-          "table " + name + " has no primary key: add one before moving it (DESIGN 6)");
+      problems.add("table " + name + " has no primary key: add one before moving it (DESIGN 6)");
     }
-    return new TableSchema(database, table, columns, key);
+    return problems;
+  }
+
+  /** True if the database exists on the server (and the user can see it). */
+  public static boolean databaseExists(Connection c, String database) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?")) {
+      ps.setString(1, database);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /** True if {@code database.table} exists (as a table or view) on the server. */
+  public static boolean exists(Connection c, String database, String table) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+      ps.setString(1, database);
+      ps.setString(2, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
   }
 
   /**
@@ -96,7 +139,8 @@ public final class TableSchemaReader {
     }
   }
 
-  private static String engine(Connection c, String database, String table) throws SQLException {
+  private static Optional<String> engine(Connection c, String database, String table)
+      throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT ENGINE FROM information_schema.TABLES"
@@ -104,16 +148,14 @@ public final class TableSchemaReader {
       ps.setString(1, database);
       ps.setString(2, table);
       try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          throw new TableRefusedException(
-              "table " + database + "." + table + " does not exist on the source");
-        }
-        return rs.getString(1);
+        return rs.next()
+            ? Optional.ofNullable(rs.getString(1)).or(() -> Optional.of(""))
+            : Optional.empty();
       }
     }
   }
 
-  private static void refuseCascadingForeignKeys(Connection c, String database, String table)
+  private static Optional<String> cascadingForeignKey(Connection c, String database, String table)
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
@@ -126,7 +168,7 @@ public final class TableSchemaReader {
       ps.setString(2, table);
       try (ResultSet rs = ps.executeQuery()) {
         if (rs.next()) {
-          throw new TableRefusedException(
+          return Optional.of(
               "table "
                   + database
                   + "."
@@ -140,42 +182,41 @@ public final class TableSchemaReader {
                   + ": cascaded changes never reach the binlog, so the targets would miss them;"
                   + " make the foreign key RESTRICT or NO ACTION first");
         }
+        return Optional.empty();
       }
     }
   }
 
-  private static ColumnDef movableKeyColumn(String table, List<ColumnDef> columns, KeyPart part) {
+  private static Optional<String> keyColumnProblem(
+      String table, List<ColumnDef> columns, KeyPart part) {
     String column = part.column();
     if (part.prefix()) {
-      throw new TableRefusedException(
+      return Optional.of(
           "table " + table + " has a prefix primary-key part on " + column + ": unsupported");
     }
-    ColumnDef def =
-        columns.stream()
-            .filter(col -> col.name().equals(column) && !col.generated())
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new TableRefusedException(
-                        "table "
-                            + table
-                            + " has generated column "
-                            + column
-                            + " in its primary key: unsupported (generated columns are"
-                            + " never written)"));
-    if (!def.canBeKey()) {
-      throw new TableRefusedException(
+    Optional<ColumnDef> def =
+        columns.stream().filter(col -> col.name().equals(column) && !col.generated()).findFirst();
+    if (def.isEmpty()) {
+      return Optional.of(
+          "table "
+              + table
+              + " has generated column "
+              + column
+              + " in its primary key: unsupported (generated columns are never written)");
+    }
+    if (!def.get().canBeKey()) {
+      return Optional.of(
           "table "
               + table
               + " has primary-key column "
               + column
               + " of type "
-              + def.columnType()
+              + def.get().columnType()
               + ", which cannot be ordered for a chunked copy; supported key types are"
               + " integers, DECIMAL, CHAR/VARCHAR, BINARY/VARBINARY, DATE, DATETIME,"
               + " TIMESTAMP, TIME and YEAR");
     }
-    return def;
+    return Optional.empty();
   }
 
   /** One part of the primary key: its column, and whether it indexes only a prefix. */

@@ -1,7 +1,5 @@
 package io.reshard.core.state;
 
-import io.reshard.core.rows.RowKey;
-
 import io.reshard.router.ReshardSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,7 +1,6 @@
 package io.reshard.core.state;
 
 import io.reshard.core.rows.Row;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
