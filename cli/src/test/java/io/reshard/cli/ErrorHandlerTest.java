@@ -1,0 +1,60 @@
+package io.reshard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.reshard.cdc.CdcException;
+import io.reshard.router.ReshardException;
+import io.reshard.router.RetriableReshardException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Failures map to the documented exit codes; a retriable one is exit 6 with one line. */
+class ErrorHandlerTest {
+
+  @Command(name = "probe")
+  static final class Probe implements Callable<Integer> {
+    private final RuntimeException failure;
+
+    Probe(RuntimeException failure) {
+      this.failure = failure;
+    }
+
+    @Override
+    public Integer call() {
+      throw failure;
+    }
+  }
+
+  @Test
+  void everyRetriableFailureIsExitSixWithOneLineAndNoStackTrace() {
+    for (RuntimeException e :
+        new RuntimeException[] {
+          new RetriableReshardException("broker not reachable"),
+          new CdcException.Retriable("cannot reach the source db4", null)
+        }) {
+      StringWriter err = new StringWriter();
+      int code =
+          new CommandLine(new Probe(e))
+              .setErr(new PrintWriter(err))
+              .setExecutionExceptionHandler(new ErrorHandler())
+              .execute();
+      assertEquals(ExitCodes.RETRY_LATER, code, e.toString());
+      assertEquals(1, err.toString().strip().lines().count(), err.toString());
+      assertFalse(err.toString().contains("\tat "), err.toString());
+      assertTrue(err.toString().contains(e.getMessage()), err.toString());
+    }
+  }
+
+  @Test
+  void aFatalReshardFailureIsNotRetriable() {
+    assertEquals(ExitCodes.ERROR, ErrorHandler.exitCodeOf(new ReshardException("no")));
+    assertEquals(
+        ExitCodes.ERROR, ErrorHandler.exitCodeOf(new CdcException("position lost", false, null)));
+  }
+}
