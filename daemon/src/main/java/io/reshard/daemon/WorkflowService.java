@@ -2,9 +2,6 @@ package io.reshard.daemon;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.reshard.copier.CopierConfig;
-import io.reshard.differ.DiffReport;
-import io.reshard.differ.Differ;
-import io.reshard.differ.TableDiff;
 import io.reshard.router.RetriableReshardException;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
@@ -20,10 +17,8 @@ import io.reshard.switcher.WorkflowRunner;
 import io.reshard.switcher.WorkflowSpec;
 import io.reshard.switcher.WorkflowSpecValidator;
 import io.reshard.switcher.WorkflowState;
-import io.reshard.switcher.WorkflowStatus;
 import io.reshard.switcher.WorkflowStore;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,7 +27,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +37,10 @@ import org.slf4j.LoggerFactory;
  * WorkflowActions}, named by {@link WorkflowAction}): {@code create}, {@code diff}, {@code
  * switch-reads}, {@code switch-writes}, {@code reverse-traffic}, {@code complete}, {@code cancel},
  * {@code resume}. An action returns when its step has finished or been rolled back; one action at a
- * time per workflow (another one answers {@code RETRY_LATER}). What it adds to a workflow's JSON is
- * rendered by {@link WorkflowViews}. Thread-safe.
+ * time per workflow (another one answers {@code RETRY_LATER}). Each hosted workflow is a {@link
+ * HostedWorkflow}; the actions on one are {@link HostedActions}; its streams are supervised by the
+ * {@link StreamController}. What it adds to a workflow's JSON is rendered by {@link WorkflowViews}.
+ * Thread-safe.
  */
 public final class WorkflowService implements DaemonService, WorkflowActions {
   private static final Logger LOG = LoggerFactory.getLogger(WorkflowService.class);
@@ -56,24 +52,11 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   private final CaptureRegistry captures;
   private final MeterRegistry meters;
   private final Map<String, ShardMapPublisher> publishers = new HashMap<>();
-  private final Map<String, Hosted> hosted = new ConcurrentHashMap<>();
+  private final Map<String, HostedWorkflow> hosted = new ConcurrentHashMap<>();
   private volatile ServiceState state = ServiceState.NEW;
   private volatile String detail;
   private Thread resumer;
-  private Thread supervisor;
-  private static final long SUPERVISE_EVERY_MS = 5_000;
-
-  /** A running workflow: its runner, the lock its actions take, and its copy thread. */
-  private static final class Hosted {
-    final WorkflowRunner runner;
-    final ReentrantLock lock = new ReentrantLock();
-    volatile Thread copy;
-    volatile String copyError;
-
-    Hosted(WorkflowRunner runner) {
-      this.runner = runner;
-    }
-  }
+  private final StreamController streams = new StreamController(() -> hosted.values());
 
   /**
    * @param config the daemon's configuration (Kafka, topics, the {@code workflow.*} limits)
@@ -108,44 +91,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     resumer = new Thread(this::resumeAll, "workflow-resume");
     resumer.setDaemon(true);
     resumer.start();
-    supervisor = new Thread(this::supervise, "workflow-streams-supervisor");
-    supervisor.setDaemon(true);
-    supervisor.start();
-  }
-
-  /**
-   * Every 5 s, starts again the streams whose applier ended because Kafka or a target could not be
-   * reached (as capture's supervisor does for capture), on a workflow no action holds.
-   */
-  private void supervise() {
-    while (state != ServiceState.STOPPING && state != ServiceState.STOPPED) {
-      try {
-        Thread.sleep(SUPERVISE_EVERY_MS);
-      } catch (InterruptedException e) {
-        return;
-      }
-      for (Hosted h : hosted.values()) {
-        if (h.lock.tryLock()) {
-          try {
-            int n = h.runner.restartDeadStreams();
-            if (n > 0) {
-              LOG.warn(
-                  "workflow {}: {} stream(s) had stopped in error; started again from their"
-                      + " stored positions",
-                  h.runner.spec().name(),
-                  n);
-            }
-          } catch (RuntimeException e) {
-            LOG.warn(
-                "workflow {}: restarting its streams failed: {}",
-                h.runner.spec().name(),
-                e.toString());
-          } finally {
-            h.lock.unlock();
-          }
-        }
-      }
-    }
+    streams.start();
   }
 
   private void resumeAll() {
@@ -218,8 +164,9 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
 
   private void resume(Workflow w) throws Exception {
     WorkflowSpec spec = spec(w, w.servers());
-    Hosted h =
-        new Hosted(new WorkflowRunner(spec, engine, publisher(spec.keyspace()), captures, meters));
+    HostedWorkflow h =
+        new HostedWorkflow(
+            new WorkflowRunner(spec, engine, publisher(spec.keyspace()), captures, meters));
     Workflow now;
     try {
       now = h.runner.resume(w);
@@ -230,7 +177,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     LOG.info("workflow {} taken up in state {}", w.name(), now.state());
     hosted.put(w.name(), h); // visible (and open to actions) once taken up
     if (now.state() == WorkflowState.CREATED || now.state() == WorkflowState.COPYING) {
-      startCopy(h);
+      h.startCopy(engine, CopierConfig.defaults());
     }
   }
 
@@ -241,12 +188,10 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       if (resumer != null) {
         resumer.interrupt();
       }
-      if (supervisor != null) {
-        supervisor.interrupt();
-      }
+      streams.stop();
     }
-    for (Hosted h : hosted.values()) {
-      stopCopy(h);
+    for (HostedWorkflow h : hosted.values()) {
+      h.stopCopy();
       try {
         h.runner.close();
       } catch (InterruptedException e) {
@@ -271,31 +216,14 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
    */
   @Override
   public ServiceState state() {
-    return state == ServiceState.RUNNING && streamInError().isPresent()
+    return state == ServiceState.RUNNING && streams.streamInError().isPresent()
         ? ServiceState.RETRYING
         : state;
   }
 
   @Override
   public String detail() {
-    return streamInError().orElse(detail);
-  }
-
-  private Optional<String> streamInError() {
-    for (Hosted h : hosted.values()) {
-      for (WorkflowStatus.Stream st : h.runner.status().streams()) {
-        if ("ERROR".equals(st.state())) {
-          return Optional.of(
-              "workflow "
-                  + h.runner.spec().name()
-                  + ": the stream into "
-                  + st.target()
-                  + " is in error: "
-                  + st.lastError());
-        }
-      }
-    }
-    return Optional.empty();
+    return streams.streamInError().orElse(detail);
   }
 
   @Override
@@ -311,7 +239,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       if (known.get() == WorkflowAction.CREATE) {
         return create(name, params);
       }
-      Hosted h = hosted.get(name);
+      HostedWorkflow h = hosted.get(name);
       if (h == null) {
         return store
             .load(name)
@@ -335,7 +263,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             "another action is running on workflow " + name + "; try again when it has finished");
       }
       try {
-        return act(h, known.get(), params);
+        return HostedActions.act(h, known.get(), params, hosted::remove);
       } finally {
         h.lock.unlock();
       }
@@ -367,145 +295,6 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     }
   }
 
-  private Result act(Hosted h, WorkflowAction action, Map<String, String> p) throws Exception {
-    WorkflowRunner r = h.runner;
-    String name = r.spec().name();
-    return switch (action) {
-      case DIFF -> Boolean.parseBoolean(p.getOrDefault("repair", "false")) ? repair(h) : diff(h);
-      case SWITCH_READS -> {
-        r.switchReads();
-        yield new Result(Outcome.DONE, "workflow " + name + ": reads served by the targets");
-      }
-      case SWITCH_WRITES -> switchWrites(r, p);
-      case RESUME -> {
-        List<String> resumed = r.resumeStreams();
-        yield resumed.isEmpty()
-            ? new Result(Outcome.REFUSED, "workflow " + name + ": no stream is stopped in error")
-            : new Result(
-                Outcome.DONE,
-                "workflow "
-                    + name
-                    + ": streams into "
-                    + resumed
-                    + " resumed (a DDL is passed over, a refused row is tried again)");
-      }
-      case REVERSE_TRAFFIC -> {
-        r.reverseTraffic();
-        yield new Result(
-            Outcome.DONE,
-            "workflow "
-                + name
-                + ": writes and reads back on "
-                + r.workflow().sources()
-                + "; forward streams run again (run a diff before switching again)");
-      }
-      case COMPLETE -> {
-        r.complete(Boolean.parseBoolean(p.getOrDefault("drop_source_data", "false")));
-        hosted.remove(name);
-        r.close();
-        yield new Result(
-            Outcome.DONE,
-            "workflow " + name + " completed: " + r.workflow().sources() + " retired");
-      }
-      case CANCEL -> {
-        stopCopy(h);
-        r.cancel();
-        hosted.remove(name);
-        r.close();
-        yield new Result(Outcome.DONE, "workflow " + name + " cancelled: the targets were emptied");
-      }
-      // perform() creates before any workflow is hosted: never reached
-      case CREATE -> throw new IllegalArgumentException("workflow " + name + " exists already");
-    };
-  }
-
-  private Result switchWrites(WorkflowRunner r, Map<String, String> p) throws Exception {
-    boolean force = Boolean.parseBoolean(p.getOrDefault("force", "false"));
-    Duration timeout =
-        p.containsKey("timeout_ms")
-            ? Duration.ofMillis(positive(p.get("timeout_ms"), "timeout_ms"))
-            : r.spec().catchUpTimeout();
-    if (Boolean.parseBoolean(p.getOrDefault("dry_run", "false"))) {
-      List<String> plan = r.switchWritesPlan(force);
-      return new Result(
-          Outcome.DONE,
-          "dry run: the switch would\n  " + String.join("\n  ", plan),
-          Map.of("dry_run", true, "steps", plan));
-    }
-    long t0 = System.nanoTime();
-    r.switchWrites(force, timeout);
-    return new Result(
-        Outcome.DONE,
-        "workflow "
-            + r.spec().name()
-            + ": writes served by "
-            + r.workflow().targets()
-            + " (switched in "
-            + (System.nanoTime() - t0) / 1_000_000
-            + " ms)");
-  }
-
-  private Result diff(Hosted h) throws Exception {
-    refuseBeforeCopyDone(h, "diff");
-    List<DiffReport> reports = h.runner.diff();
-    Map<String, Object> data = WorkflowViews.diff(reports);
-    boolean clean = (boolean) data.get("clean");
-    return new Result(
-        Outcome.DONE,
-        "workflow "
-            + h.runner.spec().name()
-            + ": diff "
-            + (clean ? "clean" : "found differences")
-            + "\n"
-            + String.join("\n", reports.stream().map(DiffReport::toTable).toList()),
-        data);
-  }
-
-  /**
-   * Repairs every target, then diffs again; data {@code {clean, repaired: <diff json of what was
-   * found and fixed>, verified: <diff json of the diff after it>}}, {@code clean} being the second
-   * diff's.
-   */
-  private Result repair(Hosted h) throws Exception {
-    refuseBeforeCopyDone(h, "repair");
-    List<Differ.RepairResult> results = h.runner.repair();
-    List<DiffReport> repaired = results.stream().map(Differ.RepairResult::repaired).toList();
-    List<DiffReport> verified = results.stream().map(Differ.RepairResult::verified).toList();
-    long fixed =
-        repaired.stream().flatMap(r -> r.tables().stream()).mapToLong(TableDiff::repaired).sum();
-    Map<String, Object> data = WorkflowViews.repair(repaired, verified, fixed);
-    boolean clean = (boolean) data.get("clean");
-    return new Result(
-        Outcome.DONE,
-        "workflow "
-            + h.runner.spec().name()
-            + ": repair wrote or deleted "
-            + fixed
-            + (fixed == 1 ? " row" : " rows")
-            + " on the targets; the diff after it is "
-            + (clean ? "clean" : "not clean")
-            + "\nfound and repaired:\n"
-            + String.join("\n", repaired.stream().map(DiffReport::toTable).toList())
-            + "\nafter the repair:\n"
-            + String.join("\n", verified.stream().map(DiffReport::toTable).toList()),
-        data);
-  }
-
-  private static void refuseBeforeCopyDone(Hosted h, String step) {
-    WorkflowState s = h.runner.workflow().state();
-    if (s == WorkflowState.CREATED || s == WorkflowState.COPYING) {
-      throw new SwitchRefusedException(
-          step
-              + " refused for workflow "
-              + h.runner.spec().name()
-              + ": it is "
-              + s
-              + "; a "
-              + step
-              + " runs once the copy is done");
-    }
-  }
-
   private Result create(String name, Map<String, String> p) throws Exception {
     WorkflowSpecValidator.Request request =
         new WorkflowSpecValidator(store, this::newestMap, servers::knows, servers::defaultTargets)
@@ -517,7 +306,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     Map<String, String> refs = request.servers();
     WorkflowSpec spec =
         spec(Workflow.create(name, keyspace, List.of(source), targets, null, Instant.now()), refs);
-    Hosted h = new Hosted(new WorkflowRunner(spec, engine, publisher(keyspace), captures, meters));
+    HostedWorkflow h =
+        new HostedWorkflow(new WorkflowRunner(spec, engine, publisher(keyspace), captures, meters));
     h.lock.lock();
     try {
       try {
@@ -527,7 +317,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
         throw e;
       }
       hosted.put(name, h);
-      startCopy(h);
+      h.startCopy(engine, CopierConfig.defaults());
     } finally {
       h.lock.unlock();
     }
@@ -555,40 +345,6 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       }
     }
     return newest;
-  }
-
-  private void startCopy(Hosted h) {
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                h.runner.copy(CopierConfig.defaults());
-                LOG.info("workflow {}: copy done", h.runner.spec().name());
-              } catch (InterruptedException e) {
-                LOG.info("workflow {}: copy interrupted", h.runner.spec().name());
-              } catch (Exception e) {
-                h.copyError = e.getMessage();
-                LOG.error("workflow {}: copy failed: {}", h.runner.spec().name(), e.toString(), e);
-                Workflow w = h.runner.workflow();
-                engine.update(w.withError("copy failed: " + e.getMessage(), Instant.now()));
-              }
-            },
-            "copy-" + h.runner.spec().name());
-    t.setDaemon(true);
-    h.copy = t;
-    t.start();
-  }
-
-  private static void stopCopy(Hosted h) {
-    Thread t = h.copy;
-    if (t != null && t.isAlive()) {
-      t.interrupt();
-      try {
-        t.join(30_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
   }
 
   private WorkflowSpec spec(Workflow w, Map<String, String> refs) {
@@ -644,23 +400,11 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
 
   @Override
   public Map<String, Object> details(String workflow) {
-    Hosted h = hosted.get(workflow);
+    HostedWorkflow h = hosted.get(workflow);
     if (h == null) {
       return WorkflowViews.notHosted();
     }
     Workflow stored = h.runner.workflow();
-    return WorkflowViews.hosted(stored, h.runner.status(), h.copyError);
-  }
-
-  private static long positive(String v, String key) {
-    try {
-      long n = Long.parseLong(v);
-      if (n > 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(key + " must be a positive number, got " + v);
+    return WorkflowViews.hosted(stored, h.runner.status(), h.copyError());
   }
 }

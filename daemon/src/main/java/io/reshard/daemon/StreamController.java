@@ -1,0 +1,100 @@
+package io.reshard.daemon;
+
+import io.reshard.switcher.WorkflowStatus;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Supervises the streams of the workflows the daemon hosts: every {@link #EVERY} it starts again
+ * (from their stored positions) the appliers that ended because Kafka or a target could not be
+ * reached, on a workflow that no action holds, and it tells health which stream is in error.
+ * Capture services supervise their own sessions ({@link CaptureService}).
+ *
+ * <p>Thread-safe: one supervision thread, started and stopped by the workflow service.
+ */
+final class StreamController {
+  private static final Logger LOG = LoggerFactory.getLogger(StreamController.class);
+
+  /** How often dead streams are looked for: short enough to heal in seconds, cheap when idle. */
+  static final Duration EVERY = Duration.ofSeconds(5);
+
+  private final Supplier<Collection<HostedWorkflow>> hosted;
+  private Thread thread;
+
+  /**
+   * @param hosted the workflows hosted now, read anew on every round
+   */
+  StreamController(Supplier<Collection<HostedWorkflow>> hosted) {
+    this.hosted = hosted;
+  }
+
+  /** Starts the supervision thread. */
+  synchronized void start() {
+    thread = new Thread(this::supervise, "workflow-streams-supervisor");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Stops the supervision thread (does not wait for it). */
+  synchronized void stop() {
+    if (thread != null) {
+      thread.interrupt();
+    }
+  }
+
+  private void supervise() {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        Thread.sleep(EVERY.toMillis());
+      } catch (InterruptedException e) {
+        return;
+      }
+      for (HostedWorkflow h : hosted.get()) {
+        if (h.lock.tryLock()) {
+          try {
+            restartDeadStreams(h);
+          } finally {
+            h.lock.unlock();
+          }
+        }
+      }
+    }
+  }
+
+  private static void restartDeadStreams(HostedWorkflow h) {
+    try {
+      int n = h.runner.restartDeadStreams();
+      if (n > 0) {
+        LOG.warn(
+            "workflow {}: {} stream(s) had stopped in error; started again from their"
+                + " stored positions",
+            h.name(),
+            n);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("workflow {}: restarting its streams failed: {}", h.name(), e.toString());
+    }
+  }
+
+  /** The first hosted stream in error, described for health, or empty. */
+  Optional<String> streamInError() {
+    for (HostedWorkflow h : hosted.get()) {
+      for (WorkflowStatus.Stream st : h.runner.status().streams()) {
+        if ("ERROR".equals(st.state())) {
+          return Optional.of(
+              "workflow "
+                  + h.name()
+                  + ": the stream into "
+                  + st.target()
+                  + " is in error: "
+                  + st.lastError());
+        }
+      }
+    }
+    return Optional.empty();
+  }
+}
