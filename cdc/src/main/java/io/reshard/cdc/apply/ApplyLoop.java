@@ -37,6 +37,12 @@ import org.slf4j.LoggerFactory;
  * error the transaction rolls back and the consumer seeks back to the committed offsets, so a retry
  * repeats exactly the uncommitted records. Public methods are thread-safe; {@link #run} runs on one
  * thread.
+ *
+ * <p>Longer than the house's ~500 lines on purpose: the loop and its controls ({@link #stopAt},
+ * {@link #runTo}, {@link #resume}, the awaits) share one monitor and the per-topic positions it
+ * guards, so every wait and every change of a stop point is checked against the same state in one
+ * place. What a record does to the target is {@link RowApplier}; the stored position is {@link
+ * StreamsTable}.
  */
 public final class ApplyLoop implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(ApplyLoop.class);
