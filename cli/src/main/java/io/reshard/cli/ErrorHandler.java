@@ -44,8 +44,12 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     while (p.hasSubcommand()) {
       p = p.subcommand();
     }
-    return p.hasMatchedOption("--output")
-        && "json".equals(String.valueOf(p.matchedOption("--output").getValue()));
+    if (!p.hasMatchedOption("--output")) {
+      return false;
+    }
+    // an Object first: String.valueOf(getValue()) would pick valueOf(char[]) and fail to cast
+    Object value = p.matchedOption("--output").getValue();
+    return "json".equals(String.valueOf(value));
   }
 
   /** The exit code for an exception thrown by a command. */

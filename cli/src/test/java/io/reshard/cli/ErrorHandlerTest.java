@@ -21,6 +21,9 @@ class ErrorHandlerTest {
   static final class Probe implements Callable<Integer> {
     private final RuntimeException failure;
 
+    @picocli.CommandLine.Option(names = "--output")
+    String output = "text";
+
     Probe(RuntimeException failure) {
       this.failure = failure;
     }
@@ -49,6 +52,22 @@ class ErrorHandlerTest {
       assertFalse(err.toString().contains("\tat "), err.toString());
       assertTrue(err.toString().contains(e.getMessage()), err.toString());
     }
+  }
+
+  @Test
+  void aFailureWithOutputJsonIsOneJsonDocumentWithItsExitCode() throws Exception {
+    StringWriter out = new StringWriter();
+    int code =
+        new CommandLine(new Probe(new RetriableReshardException("broker not reachable")))
+            .setOut(new PrintWriter(out))
+            .setErr(new PrintWriter(new StringWriter()))
+            .setExecutionExceptionHandler(new ErrorHandler())
+            .execute("--output", "json");
+    assertEquals(ExitCodes.RETRY_LATER, code);
+    com.fasterxml.jackson.databind.JsonNode json =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+    assertEquals("broker not reachable", json.path("error").asText());
+    assertEquals(ExitCodes.RETRY_LATER, json.path("exit_code").asInt());
   }
 
   @Test
