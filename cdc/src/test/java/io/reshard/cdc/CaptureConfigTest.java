@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.reshard.core.config.ConfigKey;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -80,7 +81,7 @@ class CaptureConfigTest {
 
   @Test
   void everyKeyIsDocumented() {
-    for (CaptureConfig.Key k : CaptureConfig.KEYS) {
+    for (ConfigKey k : CaptureConfig.KEYS) {
       assertTrue(k.doc().length() > 10, k.name());
     }
   }
