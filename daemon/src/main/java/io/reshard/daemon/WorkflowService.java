@@ -1,7 +1,6 @@
 package io.reshard.daemon;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.reshard.copier.CopierConfig;
 import io.reshard.differ.DiffReport;
 import io.reshard.differ.Differ;
 import io.reshard.differ.TableDiff;
@@ -223,8 +222,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
 
   private void resume(Workflow w) throws Exception {
     WorkflowSpec spec = spec(w, w.servers());
-    Hosted h =
-        new Hosted(new WorkflowRunner(spec, engine, publisher(spec.keyspace()), captures, meters));
+    Hosted h = new Hosted(runner(spec));
     Workflow now;
     try {
       now = h.runner.resume(w);
@@ -569,7 +567,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     }
     WorkflowSpec spec =
         spec(Workflow.create(name, keyspace, List.of(source), targets, null, Instant.now()), refs);
-    Hosted h = new Hosted(new WorkflowRunner(spec, engine, publisher(keyspace), captures, meters));
+    Hosted h = new Hosted(runner(spec));
     h.lock.lock();
     try {
       try {
@@ -658,12 +656,18 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     return used;
   }
 
+  /** A runner of {@code spec} with this daemon's captures, meters and diff and apply settings. */
+  private WorkflowRunner runner(WorkflowSpec spec) {
+    return new WorkflowRunner(spec, engine, publisher(spec.keyspace()), captures, meters)
+        .configure(config.differConfig(), config.applySettings());
+  }
+
   private void startCopy(Hosted h) {
     Thread t =
         new Thread(
             () -> {
               try {
-                h.runner.copy(CopierConfig.defaults());
+                h.runner.copy(config.copierConfig());
                 LOG.info("workflow {}: copy done", h.runner.spec().name());
               } catch (InterruptedException e) {
                 LOG.info("workflow {}: copy interrupted", h.runner.spec().name());

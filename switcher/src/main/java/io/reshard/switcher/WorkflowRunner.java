@@ -1,6 +1,7 @@
 package io.reshard.switcher;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.reshard.cdc.ApplyConfig;
 import io.reshard.cdc.apply.StreamsTable;
 import io.reshard.copier.Copier;
 import io.reshard.copier.CopierConfig;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -51,6 +53,7 @@ public final class WorkflowRunner implements AutoCloseable {
   private final AtomicLong diffChunks = new AtomicLong();
   private volatile String diffTable;
   private volatile CutoverSteps lastCutoverSteps = new CutoverSteps();
+  private volatile DifferConfig differConfig = DifferConfig.defaults();
 
   /** A runner with captures of its own, stopped when it closes. */
   public WorkflowRunner(WorkflowSpec spec, WorkflowEngine engine, ShardMapPublisher publisher) {
@@ -88,6 +91,19 @@ public final class WorkflowRunner implements AutoCloseable {
     this.engine = engine;
     this.publisher = publisher;
     this.streams = new Streams(spec, captures, meters);
+  }
+
+  /**
+   * Sets how this runner's diffs read and its appliers commit (default: {@link
+   * DifferConfig#defaults()}, {@link ApplyConfig.Settings#defaults()}); call it before {@link
+   * #create()} or {@link #resume}: appliers already running keep their settings.
+   *
+   * @return this runner
+   */
+  public WorkflowRunner configure(DifferConfig differ, ApplyConfig.Settings apply) {
+    this.differConfig = Objects.requireNonNull(differ);
+    streams.applySettings(apply);
+    return this;
   }
 
   /** The workflow's record as this runner last wrote or read it; null before create/resume. */
@@ -228,7 +244,7 @@ public final class WorkflowRunner implements AutoCloseable {
             targets,
             spec.tables(),
             spec.vschema()),
-        DifferConfig.defaults(),
+        differConfig,
         controls,
         (table, chunk, lastKey) -> {
           diffTable = table;
