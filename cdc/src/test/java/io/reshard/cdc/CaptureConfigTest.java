@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.reshard.core.config.ConfigKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -77,6 +79,18 @@ class CaptureConfigTest {
     assertEquals("0-1-5,3-3-9", CaptureConfig.from(m).startPosition());
     m.put("start.position", "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5");
     CaptureConfig.from(m);
+  }
+
+  @Test
+  void theDocsPageHoldsTheGeneratedTable() throws Exception {
+    String page = Files.readString(Path.of("..", "docs", "cdc-capture.md"));
+    int start = page.indexOf("<!-- keys:start -->\n");
+    int end = page.indexOf("<!-- keys:end -->");
+    assertTrue(start >= 0 && end > start, "docs/cdc-capture.md has the keys markers");
+    assertEquals(
+        CaptureConfig.DEF.documentation(),
+        page.substring(start + "<!-- keys:start -->\n".length(), end),
+        "regenerate the table in docs/cdc-capture.md from CaptureConfig.DEF.documentation()");
   }
 
   @Test
