@@ -89,6 +89,10 @@ class WorkflowConfigIT {
             .append(", token: ")
             .append(token)
             .append("}\n")
+            // the stage keys reach the copy, the diff and the appliers: small chunks and commits
+            .append("copy: {chunk.rows: 200, chunk.rows.min: 50}\n")
+            .append("diff.chunk.rows: 500\n")
+            .append("apply.max.rows.per.commit: 100\n")
             .append("shards:\n");
     String[][] shards = {{"-80", "0"}, {"80-", "1"}, {"80-c0", "2"}, {"c0-", "3"}};
     List<ClusterDescriptor.Server> servers = List.of(db1, db2, t1, t2);

@@ -1,5 +1,13 @@
 package io.reshard.cdc;
 
+import static io.reshard.core.config.ConfigKey.Type.INT;
+import static io.reshard.core.config.ConfigKey.Type.LONG;
+import static io.reshard.core.config.Validators.intRange;
+import static io.reshard.core.config.Validators.longRange;
+
+import io.reshard.core.config.ConfigDef;
+import io.reshard.core.config.ConfigKey;
+import io.reshard.core.config.ConfigValues;
 import io.reshard.core.position.GtidPosition;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
@@ -24,8 +32,9 @@ import java.util.Map;
  * @param sources per source change topic, the source position P0 from which it applies: records of
  *     transactions inside P0 are skipped (the copy reads them from the source's rows)
  * @param maxRowsPerCommit a target transaction commits once it holds this many row changes: at the
- *     next source transaction end, or in the middle of a larger source transaction
- * @param pollTimeout the consumer's poll timeout
+ *     next source transaction end, or in the middle of a larger source transaction (key {@code
+ *     apply.max.rows.per.commit})
+ * @param pollTimeout the consumer's poll timeout (key {@code apply.poll.timeout.ms})
  */
 public record ApplyConfig(
     String workflow,
@@ -45,6 +54,60 @@ public record ApplyConfig(
    * retry.
    */
   public static final int DEFAULT_MAX_ROWS_PER_COMMIT = 2000;
+
+  /** Default poll timeout of the applier's consumer: short, so a pause or stop is seen soon. */
+  public static final Duration DEFAULT_POLL_TIMEOUT = Duration.ofMillis(20);
+
+  /**
+   * The applier's keys ({@code apply.*}): the settings an operator may tune, the same for every
+   * applier of a process; the other fields name one stream and are set by whoever starts it.
+   */
+  public static final ConfigDef DEF =
+      new ConfigDef(
+          List.of(
+              new ConfigKey(
+                  "apply.max.rows.per.commit",
+                  INT,
+                  Integer.toString(DEFAULT_MAX_ROWS_PER_COMMIT),
+                  intRange(1, 1_000_000),
+                  "A target transaction commits once it holds this many row changes: at the next"
+                      + " source transaction end, or in the middle of a larger source"
+                      + " transaction (rows)."),
+              new ConfigKey(
+                  "apply.poll.timeout.ms",
+                  LONG,
+                  Long.toString(DEFAULT_POLL_TIMEOUT.toMillis()),
+                  longRange(1, 60_000),
+                  "Poll timeout of an applier's Kafka consumer; also how soon it notices a pause"
+                      + " or stop (ms).")));
+
+  /**
+   * The tunable part of an applier's configuration ({@link #DEF}).
+   *
+   * @param maxRowsPerCommit see {@link ApplyConfig#maxRowsPerCommit()}
+   * @param pollTimeout see {@link ApplyConfig#pollTimeout()}
+   */
+  public record Settings(int maxRowsPerCommit, Duration pollTimeout) {
+    /** The defaults. */
+    public static Settings defaults() {
+      return new Settings(DEFAULT_MAX_ROWS_PER_COMMIT, DEFAULT_POLL_TIMEOUT);
+    }
+
+    /**
+     * Parses {@code apply.*} keys.
+     *
+     * @throws io.reshard.core.config.ConfigException listing every problem, unknown keys included
+     */
+    public static Settings from(Map<String, String> raw) {
+      return from(DEF.parse(raw));
+    }
+
+    /** The settings of values checked by {@link #DEF}. */
+    public static Settings from(ConfigValues v) {
+      return new Settings(
+          v.getInt("apply.max.rows.per.commit"), v.getMillis("apply.poll.timeout.ms"));
+    }
+  }
 
   /** Checks every field and reports all problems together. */
   public ApplyConfig {

@@ -1,20 +1,37 @@
 package io.reshard.cdc;
 
+import static io.reshard.core.config.ConfigKey.Type.BOOLEAN;
+import static io.reshard.core.config.ConfigKey.Type.INT;
+import static io.reshard.core.config.ConfigKey.Type.LONG;
+import static io.reshard.core.config.ConfigKey.Type.PASSWORD;
+import static io.reshard.core.config.ConfigKey.Type.STRING;
+import static io.reshard.core.config.Validators.NAME;
+import static io.reshard.core.config.Validators.TOPIC;
+import static io.reshard.core.config.Validators.any;
+import static io.reshard.core.config.Validators.bool;
+import static io.reshard.core.config.Validators.emptyOrMatches;
+import static io.reshard.core.config.Validators.intRange;
+import static io.reshard.core.config.Validators.longRange;
+import static io.reshard.core.config.Validators.matches;
+import static io.reshard.core.config.Validators.nonBlank;
+
+import io.reshard.core.config.ConfigDef;
+import io.reshard.core.config.ConfigKey;
+import io.reshard.core.config.ConfigValues;
 import io.reshard.core.position.GtidPosition;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
  * The configuration of capture for one source shard: every key is declared once in {@link #KEYS}
- * with its type, default, check and documentation; {@link #from} parses and checks a map of strings
- * and reports every problem at once. The result is immutable and thread-safe.
+ * ({@link ConfigKey}s) with its type, default, check and documentation; {@link #from} parses and
+ * checks a map of strings and reports every problem at once. The result is immutable and
+ * thread-safe.
  *
  * <p>Keys starting with {@code kafka.producer.} are passed to the Kafka producer without the prefix
  * (for example {@code kafka.producer.max.request.size}); capture's own producer settings ({@code
@@ -31,126 +48,139 @@ public final class CaptureConfig {
   /** The value of {@code start.position} that means the oldest binlog the source has. */
   public static final String START_EARLIEST = "earliest";
 
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_$]{1,64}");
   private static final Pattern SHARD = Pattern.compile("(?i)[0-9a-f]*-[0-9a-f]*");
-  private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9._-]{1,200}");
-
-  /**
-   * One declared key.
-   *
-   * @param name the key
-   * @param defaultValue its default as text, or null if required
-   * @param check returns a problem description for a bad value, or null if the value is fine
-   * @param doc what the key means, with units
-   */
-  public record Key(String name, String defaultValue, Function<String, String> check, String doc) {}
 
   /** Every key, in documentation order. */
-  public static final List<Key> KEYS =
+  public static final List<ConfigKey> KEYS =
       List.of(
-          new Key("source.host", null, nonBlank(), "Host name or address of the source shard."),
-          new Key("source.port", "3306", intRange(1, 65535), "TCP port of the source shard."),
-          new Key("source.user", null, nonBlank(), "User with REPLICATION SLAVE and SELECT."),
-          new Key("source.password", "", v -> null, "That user's password."),
-          new Key(
+          new ConfigKey(
+              "source.host", STRING, null, nonBlank(), "Host name or address of the source shard."),
+          new ConfigKey(
+              "source.port", INT, "3306", intRange(1, 65535), "TCP port of the source shard."),
+          new ConfigKey(
+              "source.user", STRING, null, nonBlank(), "User with REPLICATION SLAVE and SELECT."),
+          new ConfigKey("source.password", PASSWORD, "", any(), "That user's password."),
+          new ConfigKey(
               "source.server.id",
+              LONG,
               null,
               longRange(1, 4294967295L),
               "The server id capture presents to the source; must differ from the source's own"
                   + " server_id and from every replica and other binlog client of it."),
-          new Key("keyspace", null, matches(NAME), "The keyspace this shard belongs to."),
-          new Key(
+          new ConfigKey(
+              "keyspace", STRING, null, matches(NAME), "The keyspace this shard belongs to."),
+          new ConfigKey(
               "database",
+              STRING,
               "",
-              v -> v.isEmpty() || NAME.matcher(v).matches() ? null : "is not a database name",
+              emptyOrMatches(NAME, "a database name"),
               "The database captured; empty means the keyspace's name."),
-          new Key("shard", null, matches(SHARD), "The shard's name, e.g. -80, 40-80, c0-, -."),
-          new Key("kafka.bootstrap.servers", null, nonBlank(), "Kafka bootstrap servers."),
-          new Key(
+          new ConfigKey(
+              "shard", STRING, null, matches(SHARD), "The shard's name, e.g. -80, 40-80, c0-, -."),
+          new ConfigKey(
+              "kafka.bootstrap.servers", STRING, null, nonBlank(), "Kafka bootstrap servers."),
+          new ConfigKey(
               "topic.prefix",
+              STRING,
               null,
               matches(TOPIC),
               "Prefix of the change topic <prefix>.<keyspace>.<shard>."),
-          new Key(
+          new ConfigKey(
               "offsets.topic",
+              STRING,
               "",
-              v -> v.isEmpty() || TOPIC.matcher(v).matches() ? null : "is not a topic name",
+              emptyOrMatches(TOPIC, "a topic name"),
               "Compacted topic holding capture positions; empty means"
                   + " <prefix>.reshard-capture-offsets."),
-          new Key(
+          new ConfigKey(
               "transactional.id",
+              STRING,
               "",
-              v -> null,
+              any(),
               "Kafka transactional.id, fixed per shard so a second process fences the first;"
                   + " empty means reshard-capture.<prefix>.<keyspace>.<shard>."),
-          new Key(
+          new ConfigKey(
               "topic.replication.factor",
+              INT,
               "-1",
               intRange(-1, 32767),
               "Replication factor of topics capture creates; -1 means the broker default."),
-          new Key(
+          new ConfigKey(
               "topic.max.message.bytes",
+              INT,
               "1048588",
               intRange(1024, Integer.MAX_VALUE),
               "max.message.bytes of a change topic capture creates (bytes); an existing topic"
                   + " keeps its own setting."),
-          new Key(
+          new ConfigKey(
               "start.position",
+              STRING,
               START_CURRENT,
               CaptureConfig::checkStart,
               "Where to start when no position is stored: current (the source's GTID position"
                   + " now), earliest (the oldest binlog), or a GTID position."),
-          new Key(
+          new ConfigKey(
               "batch.max.rows",
+              INT,
               "5000",
               intRange(1, 1_000_000),
               "Most row changes in one Kafka transaction; a larger source transaction is"
                   + " published in several."),
-          new Key(
+          new ConfigKey(
               "batch.max.bytes",
+              INT,
               "8388608",
               intRange(1024, Integer.MAX_VALUE),
               "Most encoded bytes in one Kafka transaction (soft: a batch ends after the record"
                   + " that crosses it)."),
-          new Key(
+          new ConfigKey(
               "batch.max.wait.ms",
+              LONG,
               "200",
               longRange(0, 60_000),
               "Longest a completed source transaction waits for more to join its Kafka"
                   + " transaction (ms)."),
-          new Key(
+          new ConfigKey(
               "heartbeat.interval.ms",
+              LONG,
               "5000",
               longRange(100, 3_600_000),
               "Interval of binlog heartbeats and of heartbeat records on an idle source (ms)."),
-          new Key(
+          new ConfigKey(
               "connect.timeout.ms",
+              LONG,
               "10000",
               longRange(100, 600_000),
               "Timeout to connect to the source's binlog (ms)."),
-          new Key(
+          new ConfigKey(
               "retry.timeout.ms",
+              LONG,
               "300000",
               longRange(0, 86_400_000),
               "How long transient failures are retried without progress before capture fails"
                   + " (ms)."),
-          new Key(
+          new ConfigKey(
               "queue.capacity",
+              INT,
               "1000",
               intRange(1, 1_000_000),
               "Binlog events buffered between the binlog reader and the publisher."),
-          new Key(
+          new ConfigKey(
               "include.reshard.schema",
+              BOOLEAN,
               "true",
-              oneOf("true", "false"),
+              bool(),
               "Also capture the _reshard database (fence and stream rows); appliers filter"
                   + " them."));
 
-  private final Map<String, String> values;
+  /** The keys as one definition: parses, checks and documents them. */
+  public static final ConfigDef DEF = new ConfigDef(KEYS);
+
+  private final ConfigValues values;
   private final Properties producerOverrides;
 
-  private CaptureConfig(Map<String, String> values, Properties producerOverrides) {
-    this.values = Map.copyOf(values);
+  private CaptureConfig(ConfigValues values, Properties producerOverrides) {
+    this.values = values;
     this.producerOverrides = producerOverrides;
   }
 
@@ -191,45 +221,28 @@ public final class CaptureConfig {
    */
   public static CaptureConfig from(Map<String, String> raw) {
     List<String> problems = new ArrayList<>();
-    Map<String, String> values = new LinkedHashMap<>();
     Properties producer = new Properties();
-    Map<String, Key> declared = new LinkedHashMap<>();
-    KEYS.forEach(k -> declared.put(k.name(), k));
     for (Map.Entry<String, String> e : new TreeMap<>(raw).entrySet()) {
       if (e.getKey().startsWith(PRODUCER_PREFIX)) {
         producer.put(e.getKey().substring(PRODUCER_PREFIX.length()), e.getValue());
-      } else if (!declared.containsKey(e.getKey())) {
+      } else if (!DEF.contains(e.getKey())) {
         problems.add(e.getKey() + ": unknown key");
       }
     }
-    for (Key k : KEYS) {
-      String v = raw.get(k.name());
-      if (v == null) {
-        if (k.defaultValue() == null) {
-          problems.add(k.name() + ": required (" + k.doc() + ")");
-          continue;
-        }
-        v = k.defaultValue();
-      }
-      String problem = k.check().apply(v.strip());
-      if (problem != null) {
-        problems.add(k.name() + " = '" + v + "': " + problem);
-      }
-      values.put(k.name(), v.strip());
-    }
+    ConfigValues values = DEF.parse(raw, "", ConfigDef.SecretResolver.AS_GIVEN, problems);
     if (!problems.isEmpty()) {
       throw new CaptureConfigException(problems);
     }
     return new CaptureConfig(values, producer);
   }
 
-  /** The value of a declared key as text (its default if not given). */
+  /**
+   * The value of a declared non-secret key as text (its default if not given).
+   *
+   * @throws IllegalArgumentException for an undeclared key or {@code source.password}
+   */
   public String get(String key) {
-    String v = values.get(key);
-    if (v == null) {
-      throw new IllegalArgumentException("undeclared key " + key);
-    }
-    return v;
+    return values.get(key);
   }
 
   /** Source host. */
@@ -249,7 +262,8 @@ public final class CaptureConfig {
 
   /** Source password. */
   public String sourcePassword() {
-    return get("source.password");
+    // stripped, as every capture value was before the key became a password
+    return values.password("source.password").strip();
   }
 
   /** The server id presented to the source. */
@@ -367,40 +381,6 @@ public final class CaptureConfig {
   /** {@code keyspace/shard@host:port}, for messages. */
   public String describe() {
     return keyspace() + "/" + shard() + "@" + sourceHost() + ":" + sourcePort();
-  }
-
-  private static Function<String, String> nonBlank() {
-    return v -> v.isBlank() ? "must not be blank" : null;
-  }
-
-  private static Function<String, String> matches(Pattern p) {
-    return v -> p.matcher(v).matches() ? null : "must match " + p.pattern();
-  }
-
-  private static Function<String, String> oneOf(String... allowed) {
-    return v -> List.of(allowed).contains(v) ? null : "must be one of " + List.of(allowed);
-  }
-
-  private static Function<String, String> intRange(int min, int max) {
-    return v -> {
-      try {
-        int n = Integer.parseInt(v);
-        return n < min || n > max ? "must be between " + min + " and " + max : null;
-      } catch (NumberFormatException e) {
-        return "is not an integer";
-      }
-    };
-  }
-
-  private static Function<String, String> longRange(long min, long max) {
-    return v -> {
-      try {
-        long n = Long.parseLong(v);
-        return n < min || n > max ? "must be between " + min + " and " + max : null;
-      } catch (NumberFormatException e) {
-        return "is not an integer";
-      }
-    };
   }
 
   private static String checkStart(String v) {

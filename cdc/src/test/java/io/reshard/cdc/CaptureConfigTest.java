@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.reshard.core.config.ConfigKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -79,8 +82,20 @@ class CaptureConfigTest {
   }
 
   @Test
+  void theDocsPageHoldsTheGeneratedTable() throws Exception {
+    String page = Files.readString(Path.of("..", "docs", "cdc-capture.md"));
+    int start = page.indexOf("<!-- keys:start -->\n");
+    int end = page.indexOf("<!-- keys:end -->");
+    assertTrue(start >= 0 && end > start, "docs/cdc-capture.md has the keys markers");
+    assertEquals(
+        CaptureConfig.DEF.documentation(),
+        page.substring(start + "<!-- keys:start -->\n".length(), end),
+        "regenerate the table in docs/cdc-capture.md from CaptureConfig.DEF.documentation()");
+  }
+
+  @Test
   void everyKeyIsDocumented() {
-    for (CaptureConfig.Key k : CaptureConfig.KEYS) {
+    for (ConfigKey k : CaptureConfig.KEYS) {
       assertTrue(k.doc().length() > 10, k.name());
     }
   }

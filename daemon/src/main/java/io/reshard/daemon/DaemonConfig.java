@@ -1,22 +1,28 @@
 package io.reshard.daemon;
 
-import static io.reshard.daemon.ConfigKey.Type.INT;
-import static io.reshard.daemon.ConfigKey.Type.LONG;
-import static io.reshard.daemon.ConfigKey.Type.PASSWORD;
-import static io.reshard.daemon.ConfigKey.Type.STRING;
-import static io.reshard.daemon.Validators.HOST;
-import static io.reshard.daemon.Validators.NAME;
-import static io.reshard.daemon.Validators.TOPIC;
-import static io.reshard.daemon.Validators.any;
-import static io.reshard.daemon.Validators.emptyOrAtLeast;
-import static io.reshard.daemon.Validators.intRange;
-import static io.reshard.daemon.Validators.longRange;
-import static io.reshard.daemon.Validators.matches;
-import static io.reshard.daemon.Validators.nonBlank;
-import static io.reshard.daemon.Validators.shardName;
+import static io.reshard.core.config.ConfigKey.Type.INT;
+import static io.reshard.core.config.ConfigKey.Type.LONG;
+import static io.reshard.core.config.ConfigKey.Type.PASSWORD;
+import static io.reshard.core.config.ConfigKey.Type.STRING;
+import static io.reshard.core.config.Validators.HOST;
+import static io.reshard.core.config.Validators.NAME;
+import static io.reshard.core.config.Validators.TOPIC;
+import static io.reshard.core.config.Validators.any;
+import static io.reshard.core.config.Validators.emptyOrAtLeast;
+import static io.reshard.core.config.Validators.intRange;
+import static io.reshard.core.config.Validators.longRange;
+import static io.reshard.core.config.Validators.matches;
+import static io.reshard.core.config.Validators.nonBlank;
+import static io.reshard.core.config.Validators.shardName;
 
+import io.reshard.cdc.ApplyConfig;
 import io.reshard.cdc.CaptureConfig;
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.copier.CopierConfig;
+import io.reshard.core.config.ConfigDef;
+import io.reshard.core.config.ConfigKey;
+import io.reshard.core.config.ConfigValues;
+import io.reshard.differ.DifferConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -26,8 +32,9 @@ import java.util.StringJoiner;
 
 /**
  * The daemon's configuration: every key is declared once ({@link #KEYS} for the daemon, {@link
- * #SHARD_KEYS} for each source shard under {@code shards}) with its type, default, validator and
- * documentation. A {@link DaemonConfigBuilder} collects values from a YAML file, from {@code --set
+ * #SHARD_KEYS} for each source shard under {@code shards}, {@link #STAGE_DEFS} for the copy, diff
+ * and apply stages of its workflows) with its type, default, validator and documentation ({@link
+ * ConfigKey}). A {@link DaemonConfigBuilder} collects values from a YAML file, from {@code --set
  * key=value} overrides of the same keys, or from a local cluster ({@link #forCluster}), and {@link
  * DaemonConfigBuilder#validate()} checks them all and reports every problem at once. The result is
  * frozen: immutable and thread-safe.
@@ -41,6 +48,7 @@ import java.util.StringJoiner;
  *   port: 15000
  *   token: ${env:RESHARD_ADMIN_TOKEN}
  * capture.heartbeat.interval.ms: 1000     # any capture key, for every shard
+ * copy.chunk.rows: 5000                   # the copy, diff and apply keys, for every workflow
  * shards:
  *   - {keyspace: commerce, shard: '-80', host: db1, port: 3306, user: reshard,
  *      password: ${file:/etc/reshard/db1.password}, server.id: 7001}
@@ -164,20 +172,46 @@ public final class DaemonConfig {
               "Where capture starts when no position is stored: current, earliest or a GTID"
                   + " position."));
 
+  /** The daemon's keys as one definition. */
+  public static final ConfigDef DEF = new ConfigDef(KEYS);
+
+  /** A source shard's keys as one definition. */
+  public static final ConfigDef SHARD_DEF = new ConfigDef(SHARD_KEYS);
+
+  /**
+   * The keys of the stages the daemon's workflows run, set at the top level like the daemon's own
+   * and the same for every workflow: the copy ({@code copy.*}), the diff ({@code diff.*}) and the
+   * appliers ({@code apply.*}).
+   */
+  public static final List<ConfigDef> STAGE_DEFS =
+      List.of(CopierConfig.DEF, DifferConfig.DEF, ApplyConfig.DEF);
+
   private final Map<String, String> values;
   private final Secret adminToken;
   private final List<SourceShard> shards;
   private final Map<String, String> captureSettings;
+  private final List<ConfigValues> stageValues;
+  private final CopierConfig copierConfig;
+  private final DifferConfig differConfig;
+  private final ApplyConfig.Settings applySettings;
 
+  /**
+   * @param stageValues the values of {@link #STAGE_DEFS}, in that order
+   */
   DaemonConfig(
       Map<String, String> values,
       Secret adminToken,
       List<SourceShard> shards,
-      Map<String, String> captureSettings) {
+      Map<String, String> captureSettings,
+      List<ConfigValues> stageValues) {
     this.values = Map.copyOf(values);
     this.adminToken = adminToken;
     this.shards = List.copyOf(shards);
     this.captureSettings = Map.copyOf(captureSettings);
+    this.stageValues = List.copyOf(stageValues);
+    this.copierConfig = CopierConfig.from(stageValues.get(0));
+    this.differConfig = DifferConfig.from(stageValues.get(1));
+    this.applySettings = ApplyConfig.Settings.from(stageValues.get(2));
   }
 
   /** A builder with nothing set: every key at its default until given. */
@@ -215,9 +249,17 @@ public final class DaemonConfig {
    */
   public static final long CLUSTER_SERVER_ID_BASE = 4_200_000L;
 
-  /** The value of a declared non-secret key, as text (its default if not given). */
+  /**
+   * The value of a declared non-secret key (the daemon's or a stage's), as text (its default if not
+   * given).
+   */
   public String get(String key) {
     String v = values.get(key);
+    for (ConfigValues stage : stageValues) {
+      if (v == null && stage.has(key)) {
+        v = stage.get(key);
+      }
+    }
     if (v == null) {
       throw new IllegalArgumentException(
           key.equals("admin.token")
@@ -297,6 +339,21 @@ public final class DaemonConfig {
     return shards;
   }
 
+  /** How the workflows' copies run: the {@code copy.*} keys. */
+  public CopierConfig copierConfig() {
+    return copierConfig;
+  }
+
+  /** How the workflows' diffs run: the {@code diff.*} keys. */
+  public DifferConfig differConfig() {
+    return differConfig;
+  }
+
+  /** How the workflows' appliers commit and poll: the {@code apply.*} keys. */
+  public ApplyConfig.Settings applySettings() {
+    return applySettings;
+  }
+
   /** The {@code capture.*} settings, without the prefix. */
   public Map<String, String> captureSettings() {
     return captureSettings;
@@ -333,6 +390,11 @@ public final class DaemonConfig {
     for (ConfigKey k : KEYS) {
       lines.add(k.name() + " = " + (k.secret() ? adminToken : values.get(k.name())));
     }
+    for (int i = 0; i < STAGE_DEFS.size(); i++) {
+      for (ConfigKey k : STAGE_DEFS.get(i).keys()) {
+        lines.add(k.name() + " = " + stageValues.get(i).get(k.name()));
+      }
+    }
     new java.util.TreeMap<>(captureSettings)
         .forEach((k, v) -> lines.add(CAPTURE_PREFIX + k + " = " + v));
     for (int i = 0; i < shards.size(); i++) {
@@ -341,28 +403,22 @@ public final class DaemonConfig {
     return lines;
   }
 
-  /** The reference table of every key, as Markdown (the table in {@code docs/daemon.md}). */
+  /**
+   * The reference table of the daemon's and the source shards' keys, as Markdown (the first table
+   * in {@code docs/daemon.md}).
+   */
   public static String documentation() {
-    StringBuilder b = new StringBuilder("| key | type | default | meaning |\n|---|---|---|---|\n");
-    KEYS.forEach(k -> row(b, k.name(), k));
-    SHARD_KEYS.forEach(k -> row(b, SHARDS + "[]." + k.name(), k));
-    return b.toString();
+    return ConfigDef.tableHeader() + DEF.tableRows("") + SHARD_DEF.tableRows(SHARDS + "[].");
   }
 
-  private static void row(StringBuilder b, String name, ConfigKey k) {
-    String def =
-        k.required()
-            ? "required"
-            : k.defaultValue().isEmpty() ? "(empty)" : "`" + k.defaultValue() + "`";
-    b.append("| `")
-        .append(name)
-        .append("` | ")
-        .append(k.type().name().toLowerCase(java.util.Locale.ROOT))
-        .append(" | ")
-        .append(def)
-        .append(" | ")
-        .append(k.doc())
-        .append(" |\n");
+  /**
+   * The reference table of the stage keys ({@link #STAGE_DEFS}), as Markdown (the second table in
+   * {@code docs/daemon.md}).
+   */
+  public static String stageDocumentation() {
+    StringBuilder b = new StringBuilder(ConfigDef.tableHeader());
+    STAGE_DEFS.forEach(d -> b.append(d.tableRows("")));
+    return b.toString();
   }
 
   /** Every key with its value, secrets hidden. */

@@ -3,10 +3,12 @@ package io.reshard.daemon;
 import io.reshard.cdc.CaptureConfig;
 import io.reshard.cdc.CaptureConfigException;
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.core.config.ConfigDef;
+import io.reshard.core.config.ConfigKey;
+import io.reshard.core.config.ConfigValues;
 import io.reshard.router.KeyRange;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -40,7 +42,7 @@ public final class DaemonConfigBuilder {
           "topic.prefix",
           "start.position");
 
-  private final Function<String, String> env;
+  private final ConfigDef.SecretResolver secrets;
   private final Map<String, String> top = new LinkedHashMap<>();
   private final TreeMap<Integer, Map<String, String>> shards = new TreeMap<>();
   private final List<String> problems = new ArrayList<>();
@@ -49,7 +51,7 @@ public final class DaemonConfigBuilder {
    * @param env the environment that {@code ${env:NAME}} references read
    */
   DaemonConfigBuilder(Function<String, String> env) {
-    this.env = env;
+    this.secrets = (key, text, problems) -> ConfigSources.resolveSecret(key, text, env, problems);
   }
 
   /** Reads a YAML file; its problems are reported by {@link #validate()} with all the others. */
@@ -152,15 +154,22 @@ public final class DaemonConfigBuilder {
    */
   public DaemonConfig validate() {
     List<String> found = new ArrayList<>(problems);
+    ConfigValues daemon = DaemonConfig.DEF.parse(top, "", secrets, found);
     Map<String, String> values = new LinkedHashMap<>();
     Secret token = Secret.empty();
     for (ConfigKey k : DaemonConfig.KEYS) {
-      String v = check(k.name(), k, top.get(k.name()), found);
-      if (k.secret()) {
-        token = Secret.of(v);
-      } else if (v != null) {
-        values.put(k.name(), v);
+      if (!daemon.has(k.name())) {
+        continue;
       }
+      if (k.secret()) {
+        token = Secret.of(daemon.password(k.name()));
+      } else {
+        values.put(k.name(), daemon.get(k.name()));
+      }
+    }
+    List<ConfigValues> stages = new ArrayList<>();
+    for (ConfigDef d : DaemonConfig.STAGE_DEFS) {
+      stages.add(d.parse(top, "", secrets, found));
     }
     Map<String, String> capture = captureSettings(found);
     List<SourceShard> sources = sourceShards(values, capture, found);
@@ -168,18 +177,15 @@ public final class DaemonConfigBuilder {
     if (!found.isEmpty()) {
       throw new DaemonConfigException(found);
     }
-    return new DaemonConfig(values, token, sources, capture);
+    return new DaemonConfig(values, token, sources, capture, stages);
   }
 
   private Map<String, String> captureSettings(List<String> found) {
-    Set<String> declared =
-        DaemonConfig.KEYS.stream().map(ConfigKey::name).collect(Collectors.toSet());
-    Set<String> captureKeys =
-        CaptureConfig.KEYS.stream().map(CaptureConfig.Key::name).collect(Collectors.toSet());
     Map<String, String> capture = new TreeMap<>();
     for (Map.Entry<String, String> e : top.entrySet()) {
       String key = e.getKey();
-      if (declared.contains(key)) {
+      if (DaemonConfig.DEF.contains(key)
+          || DaemonConfig.STAGE_DEFS.stream().anyMatch(d -> d.contains(key))) {
         continue;
       }
       if (!key.startsWith(DaemonConfig.CAPTURE_PREFIX)) {
@@ -189,7 +195,7 @@ public final class DaemonConfigBuilder {
       String ck = key.substring(DaemonConfig.CAPTURE_PREFIX.length());
       if (CAPTURE_MANAGED.contains(ck)) {
         found.add(key + ": set per shard (shards.N.*) or as a daemon key, not as a capture key");
-      } else if (!captureKeys.contains(ck) && !ck.startsWith(CaptureConfig.PRODUCER_PREFIX)) {
+      } else if (!CaptureConfig.DEF.contains(ck) && !ck.startsWith(CaptureConfig.PRODUCER_PREFIX)) {
         found.add(key + ": unknown capture key");
       } else {
         capture.put(ck, e.getValue().strip());
@@ -223,20 +229,9 @@ public final class DaemonConfigBuilder {
                 + ")");
       }
       int before = found.size();
-      Map<String, String> v = new HashMap<>();
-      Secret password = Secret.empty();
-      for (ConfigKey k : DaemonConfig.SHARD_KEYS) {
-        String value = check(prefix + k.name(), k, e.getValue().get(k.name()), found);
-        if (k.secret()) {
-          password = Secret.of(value);
-        } else {
-          v.put(k.name(), value);
-        }
-      }
-      for (String key : e.getValue().keySet()) {
-        if (DaemonConfig.SHARD_KEYS.stream().noneMatch(k -> k.name().equals(key))) {
-          found.add(prefix + key + ": unknown shard key");
-        }
+      ConfigValues v = DaemonConfig.SHARD_DEF.parse(e.getValue(), prefix, secrets, found);
+      for (String key : DaemonConfig.SHARD_DEF.unknownKeys(e.getValue())) {
+        found.add(prefix + key + ": unknown shard key");
       }
       if (found.size() > before) {
         continue;
@@ -246,10 +241,10 @@ public final class DaemonConfigBuilder {
               v.get("keyspace"),
               KeyRange.parse(v.get("shard")).name(),
               v.get("host"),
-              Integer.parseInt(v.get("port")),
+              v.getInt("port"),
               v.get("user"),
-              password,
-              Long.parseLong(v.get("server.id")),
+              Secret.of(v.password("password")),
+              v.getLong("server.id"),
               v.get("start.position"));
       if (values.containsKey("kafka.bootstrap.servers") && values.containsKey("topic.prefix")) {
         try {
@@ -297,32 +292,6 @@ public final class DaemonConfigBuilder {
             > Long.parseLong(values.get("restart.backoff.max.ms"))) {
       found.add("restart.backoff.initial.ms must not exceed restart.backoff.max.ms");
     }
-  }
-
-  /** Checks one value; returns the value to use, or null after adding a problem. */
-  private String check(String fullName, ConfigKey k, String raw, List<String> found) {
-    if (raw == null) {
-      if (k.required()) {
-        found.add(fullName + ": required (" + k.doc() + ")");
-        return null;
-      }
-      raw = k.defaultValue();
-    }
-    String v = raw;
-    if (k.secret()) {
-      v = ConfigSources.resolveSecret(fullName, raw, env, found::add);
-      if (v == null) {
-        return null;
-      }
-    } else {
-      v = raw.strip();
-    }
-    String problem = k.validator().apply(v);
-    if (problem != null) {
-      found.add(k.secret() ? fullName + ": " + problem : fullName + " = '" + v + "': " + problem);
-      return null;
-    }
-    return v;
   }
 
   private static String hint(String key) {

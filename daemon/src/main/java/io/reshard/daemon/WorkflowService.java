@@ -1,7 +1,6 @@
 package io.reshard.daemon;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.reshard.copier.CopierConfig;
 import io.reshard.router.RetriableReshardException;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
@@ -164,9 +163,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
 
   private void resume(Workflow w) throws Exception {
     WorkflowSpec spec = spec(w, w.servers());
-    HostedWorkflow h =
-        new HostedWorkflow(
-            new WorkflowRunner(spec, engine, publisher(spec.keyspace()), captures, meters));
+    HostedWorkflow h = new HostedWorkflow(runner(spec));
     Workflow now;
     try {
       now = h.runner.resume(w);
@@ -177,7 +174,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     LOG.info("workflow {} taken up in state {}", w.name(), now.state());
     hosted.put(w.name(), h); // visible (and open to actions) once taken up
     if (now.state() == WorkflowState.CREATED || now.state() == WorkflowState.COPYING) {
-      h.startCopy(engine, CopierConfig.defaults());
+      h.startCopy(engine, config.copierConfig());
     }
   }
 
@@ -306,8 +303,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     Map<String, String> refs = request.servers();
     WorkflowSpec spec =
         spec(Workflow.create(name, keyspace, List.of(source), targets, null, Instant.now()), refs);
-    HostedWorkflow h =
-        new HostedWorkflow(new WorkflowRunner(spec, engine, publisher(keyspace), captures, meters));
+    HostedWorkflow h = new HostedWorkflow(runner(spec));
     h.lock.lock();
     try {
       try {
@@ -317,7 +313,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
         throw e;
       }
       hosted.put(name, h);
-      h.startCopy(engine, CopierConfig.defaults());
+      h.startCopy(engine, config.copierConfig());
     } finally {
       h.lock.unlock();
     }
@@ -345,6 +341,12 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       }
     }
     return newest;
+  }
+
+  /** A runner of {@code spec} with this daemon's captures, meters and diff and apply settings. */
+  private WorkflowRunner runner(WorkflowSpec spec) {
+    return new WorkflowRunner(spec, engine, publisher(spec.keyspace()), captures, meters)
+        .configure(config.differConfig(), config.applySettings());
   }
 
   private WorkflowSpec spec(Workflow w, Map<String, String> refs) {

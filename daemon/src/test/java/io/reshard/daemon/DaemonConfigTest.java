@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.reshard.cdc.ApplyConfig;
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.copier.CopierConfig;
+import io.reshard.differ.DifferConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -325,6 +329,123 @@ class DaemonConfigTest {
         DaemonConfig.documentation(),
         page.substring(start, end),
         "regenerate the table in docs/daemon.md from DaemonConfig.documentation()");
+    start = page.indexOf("<!-- stage-keys:start -->\n");
+    end = page.indexOf("<!-- stage-keys:end -->");
+    assertTrue(start >= 0 && end > start, "docs/daemon.md has the stage-keys markers");
+    assertEquals(
+        DaemonConfig.stageDocumentation(),
+        page.substring(start + "<!-- stage-keys:start -->\n".length(), end),
+        "regenerate the stage-keys table in docs/daemon.md from"
+            + " DaemonConfig.stageDocumentation()");
+  }
+
+  @Test
+  void theStageTableNamesEveryCopyDiffAndApplyKey() {
+    String doc = DaemonConfig.stageDocumentation();
+    List<String> names =
+        DaemonConfig.STAGE_DEFS.stream()
+            .flatMap(d -> d.keys().stream())
+            .map(k -> k.name())
+            .toList();
+    names.forEach(n -> assertTrue(doc.contains("| `" + n + "` |"), n));
+    assertTrue(names.contains("copy.chunk.rows"), names.toString());
+    assertTrue(names.contains("diff.catch.up.timeout.ms"), names.toString());
+    assertTrue(names.contains("apply.max.rows.per.commit"), names.toString());
+    names.forEach(
+        n ->
+            assertTrue(
+                DaemonConfig.KEYS.stream().noneMatch(k -> k.name().equals(n)),
+                n + " is declared once"));
+  }
+
+  @Test
+  void copyDiffAndApplyKeysInTheYamlAndOverridesReachTheirStages() throws Exception {
+    DaemonConfig plain = DaemonConfig.builder().set("kafka.bootstrap.servers", "k:1").validate();
+    assertEquals(CopierConfig.defaults(), plain.copierConfig());
+    assertEquals(DifferConfig.defaults(), plain.differConfig());
+    assertEquals(ApplyConfig.Settings.defaults(), plain.applySettings());
+
+    Path f =
+        yaml(
+            """
+            kafka.bootstrap.servers: k:1
+            copy:
+              chunk.rows: 5000
+              throttle.recheck.ms: 250
+            copy.coverage.timeout.ms: 60000
+            diff.chunk.rows: 7000
+            apply: {max.rows.per.commit: 300}
+            """);
+    DaemonConfig c =
+        DaemonConfig.load(f, List.of("copy.max.chunk.attempts=9", "apply.poll.timeout.ms=50"));
+    CopierConfig copy = c.copierConfig();
+    assertEquals(5000, copy.initialChunkRows());
+    assertEquals(Duration.ofMillis(250), copy.throttleRecheck());
+    assertEquals(Duration.ofMinutes(1), copy.coverageTimeout());
+    assertEquals(9, copy.maxChunkAttempts());
+    assertEquals(CopierConfig.defaults().maxChunkRows(), copy.maxChunkRows());
+    assertEquals(7000, c.differConfig().chunkRows());
+    assertEquals(new ApplyConfig.Settings(300, Duration.ofMillis(50)), c.applySettings());
+    assertEquals("5000", c.get("copy.chunk.rows"));
+    assertTrue(c.describe().contains("copy.chunk.rows = 5000"), c.describe().toString());
+    assertTrue(c.describe().contains("apply.poll.timeout.ms = 50"), c.describe().toString());
+  }
+
+  @Test
+  void badCopyDiffAndApplyValuesAreReportedWithEveryOtherProblem() throws Exception {
+    Path f =
+        yaml(
+            """
+            kafka.bootstrap.servers: k:1
+            admin.port: 99999
+            bogus: 1
+            copy.chunk.rows: 0
+            copy.chunk.size: 5000
+            diff.server.flavor: oracle
+            apply.poll.timeout.ms: soon
+            shards:
+              - {keyspace: ks, shard: 'zz', host: h, user: u, server.id: 1}
+            """);
+    DaemonConfigException e =
+        assertThrows(
+            DaemonConfigException.class,
+            () ->
+                DaemonConfig.load(f, List.of("diff.chunk.rows=-5", "apply.max.rows.per.commit=")));
+    List<String> p = e.problems();
+    List<String> expected =
+        List.of(
+            "admin.port = '99999': must be between 0 and 65535",
+            "copy.chunk.rows = '0': must be between 1 and 10000000",
+            "diff.chunk.rows = '-5': must be between 1 and 10000000",
+            "diff.server.flavor = 'oracle': must be one of [mariadb, mysql8]",
+            "apply.max.rows.per.commit = '': is not an integer",
+            "apply.poll.timeout.ms = 'soon': is not an integer",
+            "bogus: unknown key",
+            "copy.chunk.size: unknown key",
+            "shards.0.shard = 'zz': is not a shard name");
+    List<String> missing = new ArrayList<>();
+    for (String x : expected) {
+      if (p.stream().noneMatch(line -> line.startsWith(x))) {
+        missing.add(x);
+      }
+    }
+    assertEquals(List.of(), missing, String.join("\n", p));
+
+    DaemonConfigException cross =
+        assertThrows(
+            DaemonConfigException.class,
+            () ->
+                DaemonConfig.builder()
+                    .set("kafka.bootstrap.servers", "k:1")
+                    .set("copy.chunk.rows.min", "500")
+                    .set("copy.chunk.rows.max", "400")
+                    .set("admin.port", "x")
+                    .validate());
+    assertEquals(
+        List.of(
+            "admin.port = 'x': is not an integer",
+            "copy.chunk.rows.max (400) must be at least copy.chunk.rows.min (500)"),
+        cross.problems());
   }
 
   private static ClusterDescriptor.Server server(String name, String role, int port, int id) {

@@ -25,13 +25,15 @@ final class DiffPhase implements Phase {
   private final WorkflowSpec spec;
   private final Streams streams;
   private final WorkflowEngine engine;
+  private final DifferConfig config;
   private final AtomicLong chunks = new AtomicLong();
   private volatile String table;
 
-  DiffPhase(WorkflowSpec spec, Streams streams, WorkflowEngine engine) {
+  DiffPhase(WorkflowSpec spec, Streams streams, WorkflowEngine engine, DifferConfig config) {
     this.spec = spec;
     this.streams = streams;
     this.engine = engine;
+    this.config = config;
   }
 
   @Override
@@ -109,7 +111,7 @@ final class DiffPhase implements Phase {
             targets,
             spec.tables(),
             spec.vschema()),
-        DifferConfig.defaults(),
+        config,
         controls,
         (t, chunk, lastKey) -> {
           table = t;

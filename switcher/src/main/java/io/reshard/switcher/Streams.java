@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -34,6 +35,7 @@ final class Streams implements AutoCloseable {
   private Map<String, GtidPosition> forwardStart = Map.of();
   private int reverseGeneration;
   private Map<String, GtidPosition> reverseStart = Map.of();
+  private ApplyConfig.Settings applySettings = ApplyConfig.Settings.defaults();
 
   /**
    * @param captures the process's captures; null for a registry of this workflow's own, stopped
@@ -45,6 +47,11 @@ final class Streams implements AutoCloseable {
     this.spec = spec;
     this.ownsCaptures = captures == null;
     this.captures = captures == null ? new CaptureRegistry() : captures;
+  }
+
+  /** How appliers started from now on commit and poll. */
+  void applySettings(ApplyConfig.Settings settings) {
+    applySettings = Objects.requireNonNull(settings);
   }
 
   /** The change topic of {@code shard}. */
@@ -113,8 +120,8 @@ final class Streams implements AutoCloseable {
                 spec.vschema(),
                 spec.bootstrap(),
                 sources,
-                ApplyConfig.DEFAULT_MAX_ROWS_PER_COMMIT,
-                Duration.ofMillis(20)),
+                applySettings.maxRowsPerCommit(),
+                applySettings.pollTimeout()),
             meters);
     e.start();
     return e;

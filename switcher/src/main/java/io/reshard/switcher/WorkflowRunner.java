@@ -1,7 +1,10 @@
 package io.reshard.switcher;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.reshard.cdc.ApplyConfig;
 import io.reshard.copier.CopierConfig;
+import io.reshard.differ.DifferConfig;
+import java.util.Objects;
 import io.reshard.copier.CopyProgress;
 import io.reshard.differ.DiffReport;
 import io.reshard.differ.Differ;
@@ -36,6 +39,7 @@ public final class WorkflowRunner implements AutoCloseable {
   private volatile DiffPhase diffing;
   private volatile List<DiffReport> lastDiff = List.of();
   private volatile CutoverSteps lastCutoverSteps = new CutoverSteps();
+  private volatile DifferConfig differConfig = DifferConfig.defaults();
 
   /** A runner with captures of its own, stopped when it closes. */
   public WorkflowRunner(WorkflowSpec spec, WorkflowEngine engine, ShardMapPublisher publisher) {
@@ -73,6 +77,19 @@ public final class WorkflowRunner implements AutoCloseable {
     this.engine = engine;
     this.publisher = publisher;
     this.streams = new Streams(spec, captures, meters);
+  }
+
+  /**
+   * Sets how this runner's diffs read and its appliers commit (default: {@link
+   * DifferConfig#defaults()}, {@link ApplyConfig.Settings#defaults()}); call it before {@link
+   * #create()} or {@link #resume}: appliers already running keep their settings.
+   *
+   * @return this runner
+   */
+  public WorkflowRunner configure(DifferConfig differ, ApplyConfig.Settings apply) {
+    this.differConfig = Objects.requireNonNull(differ);
+    streams.applySettings(apply);
+    return this;
   }
 
   /** The workflow's record as this runner last wrote or read it; null before create/resume. */
@@ -120,7 +137,7 @@ public final class WorkflowRunner implements AutoCloseable {
    *     if the source's capture has stopped for good (then at once); the appliers run on as before
    */
   public List<DiffReport> diff() throws Exception {
-    DiffPhase phase = diffing = new DiffPhase(spec, streams, engine);
+    DiffPhase phase = diffing = new DiffPhase(spec, streams, engine, differConfig);
     List<DiffReport> reports = phase.diff(workflow);
     recordDiff(phase, reports);
     return reports;
@@ -134,7 +151,7 @@ public final class WorkflowRunner implements AutoCloseable {
    * @throws SwitchRefusedException as {@link #diff()}
    */
   public List<Differ.RepairResult> repair() throws Exception {
-    DiffPhase phase = diffing = new DiffPhase(spec, streams, engine);
+    DiffPhase phase = diffing = new DiffPhase(spec, streams, engine, differConfig);
     List<Differ.RepairResult> results = phase.repair(workflow);
     recordDiff(phase, results.stream().map(Differ.RepairResult::verified).toList());
     return results;
