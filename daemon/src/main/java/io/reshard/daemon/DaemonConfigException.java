@@ -1,6 +1,6 @@
 package io.reshard.daemon;
 
-import io.reshard.router.ReshardException;
+import io.reshard.core.config.ConfigException;
 import java.util.List;
 
 /**
@@ -8,26 +8,13 @@ import java.util.List;
  * naming the key, the value (never a secret's) and what is allowed. Nothing was started. The CLI
  * maps it to exit code 2 (usage error).
  */
-public class DaemonConfigException extends ReshardException {
+public class DaemonConfigException extends ConfigException {
   private static final long serialVersionUID = 1L;
-
-  private final List<String> problems;
 
   /**
    * @param problems every problem found; not empty
    */
   public DaemonConfigException(List<String> problems) {
-    super(
-        "invalid daemon configuration ("
-            + problems.size()
-            + (problems.size() == 1 ? " problem" : " problems")
-            + "):\n  - "
-            + String.join("\n  - ", problems));
-    this.problems = List.copyOf(problems);
-  }
-
-  /** Every problem found. */
-  public List<String> problems() {
-    return problems;
+    super("daemon configuration", problems);
   }
 }

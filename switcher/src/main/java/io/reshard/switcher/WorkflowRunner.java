@@ -3,14 +3,14 @@ package io.reshard.switcher;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.reshard.cdc.ApplyConfig;
 import io.reshard.copier.CopierConfig;
-import io.reshard.differ.DifferConfig;
-import java.util.Objects;
 import io.reshard.copier.CopyProgress;
 import io.reshard.differ.DiffReport;
 import io.reshard.differ.Differ;
+import io.reshard.differ.DifferConfig;
 import io.reshard.router.ShardMapPublisher;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 

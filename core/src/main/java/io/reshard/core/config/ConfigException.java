@@ -16,8 +16,18 @@ public class ConfigException extends ReshardException {
    * @param problems every problem found; not empty
    */
   public ConfigException(List<String> problems) {
+    this("configuration", problems);
+  }
+
+  /**
+   * @param what what is invalid, e.g. {@code "daemon configuration"}, for the message
+   * @param problems every problem found; not empty
+   */
+  protected ConfigException(String what, List<String> problems) {
     super(
-        "invalid configuration ("
+        "invalid "
+            + what
+            + " ("
             + problems.size()
             + (problems.size() == 1 ? " problem" : " problems")
             + "):\n  - "

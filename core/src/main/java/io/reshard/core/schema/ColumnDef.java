@@ -63,7 +63,7 @@ public record ColumnDef(
     @JsonIgnore long maxChars) {
 
   /** The spatial types: carried as bytes, never a key. */
-  private static final Set<String> SPATIAL =
+  static final Set<String> SPATIAL =
       Set.of(
           "geometry",
           "point",

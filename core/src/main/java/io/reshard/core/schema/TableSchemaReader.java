@@ -369,19 +369,10 @@ public final class TableSchemaReader {
       case "year" -> ColumnKind.YEAR;
       case "char", "varchar", "tinytext", "text", "mediumtext", "longtext" -> ColumnKind.TEXT;
       case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> ColumnKind.BYTES;
-      case "geometry",
-          "point",
-          "linestring",
-          "polygon",
-          "multipoint",
-          "multilinestring",
-          "multipolygon",
-          "geometrycollection" ->
-          ColumnKind.BYTES;
       case "enum" -> ColumnKind.ENUM;
       case "set" -> ColumnKind.SET;
       case "json" -> ColumnKind.JSON;
-      default -> ColumnKind.OTHER;
+      default -> ColumnDef.SPATIAL.contains(dataType) ? ColumnKind.BYTES : ColumnKind.OTHER;
     };
   }
 
