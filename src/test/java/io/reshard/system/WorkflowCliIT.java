@@ -240,6 +240,9 @@ class WorkflowCliIT {
         // a changed column on a target: the diff names it, exit 4, and the switch is refused
         ClusterDescriptor.Server e0 = cluster.spares().get(1);
         long victim = anyRowOn(e0);
+        // the writer must not change the victim on the source while it is tampered with here:
+        // its next write to it would flow to the target and undo the tampering before the diff
+        Long victimChannel = holdBack(traffic, victim);
         cluster.execute(e0, "UPDATE messages SET body = 'tampered' WHERE id = " + victim);
         Run dirty = cli("workflow", "diff", "split", "--output", "json");
         assertEquals(4, dirty.exit(), dirty.err());
@@ -270,6 +273,9 @@ class WorkflowCliIT {
         assertEquals(body(cluster.shards().get(3), victim), body(e0, victim));
         assertNull(body(e0, 9999999));
         assertClean(diff("split"));
+        if (victimChannel != null) {
+          traffic.expected.put(victim, victimChannel); // the writer may change it again
+        }
 
         Run dry = cli("workflow", "switch-traffic", "split", "--writes", "--dry-run");
         assertEquals(0, dry.exit(), dry.err());
@@ -679,6 +685,20 @@ class WorkflowCliIT {
       }
     }
     return rows;
+  }
+
+  /**
+   * Takes row {@code id} out of the writer's rows and waits until an operation the writer may
+   * already have begun on it has ended; returns its channel (null if the writer had deleted it).
+   */
+  private static Long holdBack(SplitLifecycleIT.Traffic traffic, long id) throws Exception {
+    Long channel = traffic.expected.remove(id);
+    int ops = traffic.ops.get();
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (traffic.ops.get() < ops + 2 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    return channel;
   }
 
   private long anyRowOn(ClusterDescriptor.Server s) throws Exception {
