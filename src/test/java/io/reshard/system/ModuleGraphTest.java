@@ -82,6 +82,20 @@ class ModuleGraphTest {
     check("cli", "demo", "bench");
   }
 
+  /** The rules are not vacuous: the whole-system tests use core, and a rule forbidding it fails. */
+  @Test
+  void aRuleCatchesAForbiddenDependency() {
+    JavaClasses tests = new ClassFileImporter().importPackages("io.reshard.system");
+    ArchRule forbidden =
+        noClasses()
+            .that()
+            .resideInAPackage("io.reshard.system..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.reshard.core..");
+    org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, () -> forbidden.check(tests));
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] out = new String[a.length + b.length];
     System.arraycopy(a, 0, out, 0, a.length);
