@@ -21,28 +21,28 @@ class WorkflowCommandTest {
 
   @Test
   void outcomesMapToTheDocumentedExitCodes() throws Exception {
-    assertEquals(ExitCodes.OK, WorkflowCommand.exitCode(answer(200, "DONE")));
-    assertEquals(ExitCodes.REFUSED, WorkflowCommand.exitCode(answer(409, "REFUSED")));
-    assertEquals(ExitCodes.CUTOVER_ABORTED, WorkflowCommand.exitCode(answer(409, "ABORTED")));
-    assertEquals(ExitCodes.RETRY_LATER, WorkflowCommand.exitCode(answer(503, "RETRY_LATER")));
-    assertEquals(ExitCodes.USAGE, WorkflowCommand.exitCode(answer(400, "BAD_REQUEST")));
-    assertEquals(ExitCodes.REFUSED, WorkflowCommand.exitCode(answer(404, "NOT_FOUND")));
+    assertEquals(ExitCodes.OK, WorkflowAdmin.exitCode(answer(200, "DONE")));
+    assertEquals(ExitCodes.REFUSED, WorkflowAdmin.exitCode(answer(409, "REFUSED")));
+    assertEquals(ExitCodes.CUTOVER_ABORTED, WorkflowAdmin.exitCode(answer(409, "ABORTED")));
+    assertEquals(ExitCodes.RETRY_LATER, WorkflowAdmin.exitCode(answer(503, "RETRY_LATER")));
+    assertEquals(ExitCodes.USAGE, WorkflowAdmin.exitCode(answer(400, "BAD_REQUEST")));
+    assertEquals(ExitCodes.REFUSED, WorkflowAdmin.exitCode(answer(404, "NOT_FOUND")));
     assertEquals(
         ExitCodes.REFUSED,
-        WorkflowCommand.exitCode(new AdminClient.Answer(401, JSON.readTree("{\"error\":\"x\"}"))));
+        WorkflowAdmin.exitCode(new AdminClient.Answer(401, JSON.readTree("{\"error\":\"x\"}"))));
   }
 
   @Test
   void timeoutsReadAsDurations() {
     CommandLine.Model.CommandSpec spec =
-        new CommandLine(new WorkflowCommand.Status()).getCommandSpec();
-    assertEquals(Duration.ofSeconds(30), WorkflowCommand.parseDuration(spec, "30s"));
-    assertEquals(Duration.ofMillis(500), WorkflowCommand.parseDuration(spec, "500ms"));
-    assertEquals(Duration.ofMinutes(2), WorkflowCommand.parseDuration(spec, "2m"));
-    assertEquals(Duration.ofSeconds(5), WorkflowCommand.parseDuration(spec, "PT5S"));
+        new CommandLine(new WorkflowStatusCommand()).getCommandSpec();
+    assertEquals(Duration.ofSeconds(30), WorkflowSwitchTrafficCommand.parseDuration(spec, "30s"));
+    assertEquals(Duration.ofMillis(500), WorkflowSwitchTrafficCommand.parseDuration(spec, "500ms"));
+    assertEquals(Duration.ofMinutes(2), WorkflowSwitchTrafficCommand.parseDuration(spec, "2m"));
+    assertEquals(Duration.ofSeconds(5), WorkflowSwitchTrafficCommand.parseDuration(spec, "PT5S"));
     for (String bad : new String[] {"0s", "-1s", "soon", ""}) {
       try {
-        WorkflowCommand.parseDuration(spec, bad);
+        WorkflowSwitchTrafficCommand.parseDuration(spec, bad);
         throw new AssertionError(bad + " was accepted");
       } catch (CommandLine.ParameterException e) {
         assertTrue(e.getMessage().contains("--timeout"), e.getMessage());

@@ -1,0 +1,107 @@
+package io.reshard.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code reshard workflow status NAME}: one workflow's record as the daemon reports it: state, copy
+ * progress, lag, last diff and error, and each stream.
+ */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description = "A workflow's state, copy progress, lag and streams.")
+final class WorkflowStatusCommand implements Callable<Integer> {
+  @Mixin WorkflowAdmin workflow;
+
+  @Parameters(index = "0", description = "The workflow's name.")
+  String name;
+
+  @Override
+  public Integer call() throws Exception {
+    AdminClient.Answer a = workflow.admin().get("/workflows/" + name);
+    if (a.status() != 200) {
+      return workflow.failed("workflow status", a);
+    }
+    JsonNode w = a.body();
+    if (workflow.json()) {
+      workflow.out().println(w.toString());
+    } else {
+      printStatus(workflow.out(), w);
+    }
+    workflow.out().flush();
+    return ExitCodes.OK;
+  }
+
+  /** Prints workflow record {@code w} as text: a heading line, then indented details. */
+  static void printStatus(PrintWriter out, JsonNode w) {
+    printHeading(out, w);
+    printProgress(out, w);
+    printStreams(out, w);
+    if (!w.path("hosted").asBoolean(true)) {
+      out.println("  (not running in the daemon)");
+    }
+  }
+
+  /** {@code workflow NAME (KEYSPACE SOURCES -> TARGETS): STATE}. */
+  private static void printHeading(PrintWriter out, JsonNode w) {
+    out.println(
+        "workflow "
+            + w.path("name").asText()
+            + " ("
+            + w.path("keyspace").asText()
+            + " "
+            + String.join(",", WorkflowAdmin.texts(w.path("sources")))
+            + " -> "
+            + String.join(",", WorkflowAdmin.texts(w.path("targets")))
+            + "): "
+            + w.path("state").asText());
+  }
+
+  /** Copy done and progress, max lag, last diff, last error. */
+  private static void printProgress(PrintWriter out, JsonNode w) {
+    out.println("  copy done:      " + w.path("copy_done").asText("unknown"));
+    JsonNode copy = w.path("copy");
+    if (!copy.isMissingNode()) {
+      out.printf(
+          "  copy:           %,d of ~%,d rows, %,d rows/s%n",
+          copy.path("rows_copied").asLong(),
+          copy.path("estimated_rows").asLong(),
+          copy.path("rows_per_s").asLong());
+    }
+    out.println(
+        "  max lag:        "
+            + (w.has("max_lag_ms") ? w.get("max_lag_ms").asLong() + " ms" : "unknown"));
+    out.println(
+        "  last diff:      "
+            + (w.hasNonNull("last_diff_clean")
+                ? (w.get("last_diff_clean").asBoolean() ? "clean" : "found differences")
+                : "none"));
+    out.println(
+        "  last error:     "
+            + (w.hasNonNull("last_error") ? w.get("last_error").asText() : "none"));
+  }
+
+  /** One line per stream: direction, source -> target, state, lag and position. */
+  private static void printStreams(PrintWriter out, JsonNode w) {
+    for (JsonNode s : w.path("streams")) {
+      out.println(
+          "  stream "
+              + s.path("direction").asText()
+              + " "
+              + s.path("source").asText()
+              + " -> "
+              + s.path("target").asText()
+              + ": "
+              + s.path("state").asText()
+              + ", lag "
+              + s.path("lag_ms").asLong()
+              + " ms, at "
+              + s.path("position").toString());
+    }
+  }
+}
