@@ -93,7 +93,8 @@ class ModuleGraphTest {
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("io.reshard.core..");
-    org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, () -> forbidden.check(tests));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        AssertionError.class, () -> forbidden.check(tests));
   }
 
   private static String[] concat(String[] a, String... b) {
