@@ -4,6 +4,7 @@ import io.reshard.cdc.ApplyConfig;
 import io.reshard.cdc.ChangeRecord;
 import io.reshard.cdc.ChangeRecords;
 import io.reshard.cdc.RecordKind;
+import io.reshard.core.error.ErrorClassifier;
 import io.reshard.core.position.GtidPosition;
 import io.reshard.core.state.StreamsTable;
 import java.sql.Connection;
@@ -116,7 +117,7 @@ public final class ApplyLoop implements Runnable {
           applyBatch(c, consumer, consumer.poll(config.pollTimeout()));
           failures = 0;
         } catch (SQLException e) {
-          failures++;
+          failures = failuresAfter(failures, e);
           rollBack(c, consumer);
           LOG.warn(
               "apply {} -> {}: {} (attempt {} of {})",
@@ -147,6 +148,18 @@ public final class ApplyLoop implements Runnable {
       state = StreamsTable.State.ERROR;
       LOG.error(lastError, e);
     }
+  }
+
+  /**
+   * The count of consecutive failures after {@code e}, as {@link ErrorClassifier} judges it: a lost
+   * connection or a lock conflict is tried again, up to {@link #MAX_CONSECUTIVE_FAILURES} attempts
+   * in all; a row the target refuses, or any other error that the same records would meet again,
+   * goes straight to the last attempt, which sends row by row and so names the row, and then stops
+   * the stream.
+   */
+  static int failuresAfter(int failures, SQLException e) {
+    boolean retriable = ErrorClassifier.classify(e) == ErrorClassifier.Failure.RETRIABLE;
+    return retriable ? failures + 1 : Math.max(failures + 1, MAX_CONSECUTIVE_FAILURES - 1);
   }
 
   /** Handles a paused or failed stream; returns true when records may be applied. */

@@ -1,0 +1,35 @@
+package io.reshard.cdc.apply;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+
+/** How the applier counts failures: the one classifier decides whether trying again can help. */
+class ApplyLoopRetryTest {
+
+  @Test
+  void aLostConnectionOrALockConflictIsTriedAgainUpToFiveTimes() {
+    SQLException lost = new SQLException("gone", "08S01", 0);
+    SQLException deadlock = new SQLException("deadlock", "40001", 1213);
+    int failures = 0;
+    for (int attempt = 1; attempt <= 5; attempt++) {
+      failures = ApplyLoop.failuresAfter(failures, attempt % 2 == 0 ? lost : deadlock);
+      assertEquals(attempt, failures);
+    }
+  }
+
+  @Test
+  void aRefusedRowGoesStraightToTheLastAttemptWhichNamesIt() {
+    SQLException tooLong = new SQLException("Data too long for column 'body'", "22001", 1406);
+    int failures = ApplyLoop.failuresAfter(0, tooLong);
+    assertEquals(4, failures, "the next attempt is the last one, sent row by row");
+    assertEquals(5, ApplyLoop.failuresAfter(failures, tooLong), "then the stream stops");
+  }
+
+  @Test
+  void aFatalErrorStopsAsSoonAsTheRowIsNamed() {
+    SQLException readOnly = new SQLException("read-only", "HY000", 1290);
+    assertEquals(4, ApplyLoop.failuresAfter(0, readOnly));
+  }
+}
