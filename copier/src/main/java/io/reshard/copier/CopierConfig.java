@@ -162,6 +162,11 @@ public record CopierConfig(
   }
 
   private static List<String> crossCheck(ConfigValues v) {
+    if (!v.has("copy.chunk.rows.min")
+        || !v.has("copy.chunk.rows.max")
+        || !v.has("copy.chunk.rows")) {
+      return List.of(); // a bound that is itself wrong is reported already
+    }
     int min = v.getInt("copy.chunk.rows.min");
     int max = v.getInt("copy.chunk.rows.max");
     int initial = v.getInt("copy.chunk.rows");

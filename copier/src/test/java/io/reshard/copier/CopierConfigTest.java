@@ -73,4 +73,22 @@ class CopierConfigTest {
                 + " = [100, 20000]"),
         e.problems());
   }
+
+  @Test
+  void boundsAreCrossCheckedEvenWhenAnotherKeyIsWrong() {
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                CopierConfig.from(
+                    Map.of(
+                        "copy.chunk.rows.min", "5000",
+                        "copy.chunk.rows.max", "100",
+                        "copy.lock.wait.timeout.ms", "500")));
+    assertEquals(
+        List.of(
+            "copy.lock.wait.timeout.ms = '500': must be between 1000 and 86400000",
+            "copy.chunk.rows.max (100) must be at least copy.chunk.rows.min (5000)"),
+        e.problems());
+  }
 }

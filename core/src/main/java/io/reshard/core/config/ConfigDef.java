@@ -53,7 +53,8 @@ public final class ConfigDef {
   /**
    * @param keys the keys in documentation order; names are unique
    * @param crossCheck problems between keys (e.g. a minimum above a maximum), each naming the keys;
-   *     run only when every key's own value is fine
+   *     run with the keys whose own value is fine, so it must pass over a check whose keys are
+   *     absent ({@link ConfigValues#has}); its problems come with every other one
    */
   public ConfigDef(List<ConfigKey> keys, Function<ConfigValues, List<String>> crossCheck) {
     this.keys = List.copyOf(keys);
@@ -116,7 +117,6 @@ public final class ConfigDef {
    */
   public ConfigValues parse(
       Map<String, String> raw, String prefix, SecretResolver secrets, List<String> problems) {
-    int before = problems.size();
     Map<String, String> values = new LinkedHashMap<>();
     for (ConfigKey k : keys) {
       String v = check(prefix + k.name(), k, raw.get(k.name()), secrets, problems);
@@ -125,9 +125,7 @@ public final class ConfigDef {
       }
     }
     ConfigValues result = new ConfigValues(this, values);
-    if (problems.size() == before) {
-      problems.addAll(crossCheck.apply(result));
-    }
+    problems.addAll(crossCheck.apply(result));
     return result;
   }
 

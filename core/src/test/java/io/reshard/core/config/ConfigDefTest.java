@@ -27,7 +27,10 @@ class ConfigDefTest {
               new ConfigKey("password", PASSWORD, "", Validators.emptyOrAtLeast(8), "Secret."),
               new ConfigKey("min", INT, "1", Validators.intRange(0, 100), "Least."),
               new ConfigKey("max", INT, "10", Validators.intRange(0, 100), "Most.")),
-          v -> v.getInt("min") > v.getInt("max") ? List.of("min must not exceed max") : List.of());
+          v ->
+              v.has("min") && v.has("max") && v.getInt("min") > v.getInt("max")
+                  ? List.of("min must not exceed max")
+                  : List.of());
 
   @Test
   void defaultsApplyAndValuesAreStrippedAndTyped() {
@@ -92,14 +95,27 @@ class ConfigDefTest {
   }
 
   @Test
-  void crossChecksRunOnceEveryKeyIsFine() {
+  void crossChecksRunWithTheOtherProblemsOnTheKeysThatAreFine() {
     ConfigException e =
         assertThrows(
             ConfigException.class, () -> DEF.parse(Map.of("host", "h", "min", "50", "max", "5")));
     assertEquals(List.of("min must not exceed max"), e.problems());
     List<String> problems = new ArrayList<>();
     DEF.parse(Map.of("min", "50", "max", "5"), "", ConfigDef.SecretResolver.AS_GIVEN, problems);
-    assertEquals(List.of("host: required (The host.)"), problems, "not run after a key's problem");
+    assertEquals(
+        List.of("host: required (The host.)", "min must not exceed max"),
+        problems,
+        "every problem at once");
+    problems.clear();
+    DEF.parse(
+        Map.of("host", "h", "min", "500", "max", "5"),
+        "",
+        ConfigDef.SecretResolver.AS_GIVEN,
+        problems);
+    assertEquals(
+        List.of("min = '500': must be between 0 and 100"),
+        problems,
+        "a wrong bound is not compared");
   }
 
   @Test
