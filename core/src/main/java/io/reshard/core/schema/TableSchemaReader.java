@@ -99,26 +99,19 @@ public final class TableSchemaReader {
 
   /** True if the database exists on the server (and the user can see it). */
   public static boolean databaseExists(Connection c, String database) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement("SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?")) {
-      ps.setString(1, database);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
-      }
-    }
+    return firstValue(
+            c, "SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?", database)
+        .isPresent();
   }
 
   /** True if {@code database.table} exists (as a table or view) on the server. */
   public static boolean exists(Connection c, String database, String table) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
-      ps.setString(1, database);
-      ps.setString(2, table);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
-      }
-    }
+    return firstValue(
+            c,
+            "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+            database,
+            table)
+        .isPresent();
   }
 
   /**
@@ -127,30 +120,36 @@ public final class TableSchemaReader {
    */
   public static long estimatedRows(Connection c, String database, String table)
       throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT TABLE_ROWS FROM information_schema.TABLES"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
-      ps.setString(1, database);
-      ps.setString(2, table);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Math.max(0, rs.getLong(1)) : 0;
-      }
-    }
+    return firstValue(
+            c,
+            "SELECT COALESCE(TABLE_ROWS, 0) FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+            database,
+            table)
+        .map(rows -> Math.max(0, Long.parseLong(rows)))
+        .orElse(0L);
   }
 
+  /** The table's engine; empty if it is not a base table on the server ("" if it has none). */
   private static Optional<String> engine(Connection c, String database, String table)
       throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT ENGINE FROM information_schema.TABLES"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND TABLE_TYPE = 'BASE TABLE'")) {
-      ps.setString(1, database);
-      ps.setString(2, table);
+    return firstValue(
+        c,
+        "SELECT COALESCE(ENGINE, '') FROM information_schema.TABLES"
+            + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND TABLE_TYPE = 'BASE TABLE'",
+        database,
+        table);
+  }
+
+  /** The first column of the first row {@code sql} returns with {@code args} bound, if any. */
+  private static Optional<String> firstValue(Connection c, String sql, String... args)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setString(i + 1, args[i]);
+      }
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next()
-            ? Optional.ofNullable(rs.getString(1)).or(() -> Optional.of(""))
-            : Optional.empty();
+        return rs.next() ? Optional.of(String.valueOf(rs.getString(1))) : Optional.empty();
       }
     }
   }
