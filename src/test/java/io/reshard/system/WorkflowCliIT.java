@@ -232,8 +232,7 @@ class WorkflowCliIT {
         assertTrue(noDiff.err().contains("no diff has run"), noDiff.err());
         Run nothingToResume = cli("workflow", "resume", "split");
         assertEquals(3, nothingToResume.exit(), nothingToResume.err());
-        assertTrue(
-            nothingToResume.err().contains("no stream is stopped in error"), nothingToResume.err());
+        assertTrue(nothingToResume.err().contains("nothing is stopped"), nothingToResume.err());
 
         assertClean(diff("split"));
 

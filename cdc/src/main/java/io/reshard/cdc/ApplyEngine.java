@@ -28,6 +28,8 @@ public final class ApplyEngine implements AutoCloseable {
   private final Thread thread;
   // held here: Micrometer's function meters keep their object only weakly
   private final Progress progress;
+  private final MeterRegistry registry;
+  private final ApplyConfig config;
 
   /** Creates the engine without meters; {@link #start} runs it. */
   public ApplyEngine(ApplyConfig config) {
@@ -45,6 +47,8 @@ public final class ApplyEngine implements AutoCloseable {
     this.thread = new Thread(loop, "reshard-apply-" + config.workflow() + "-" + config.target());
     this.thread.setDaemon(true);
     this.progress = new Progress(loop);
+    this.registry = registry;
+    this.config = config;
     if (registry != null) {
       ApplyMetrics.bind(registry, progress, config.workflow(), config.target());
     }
@@ -185,9 +189,15 @@ public final class ApplyEngine implements AutoCloseable {
     return loop.commits();
   }
 
-  /** Stops the thread after its current target transaction; what it committed stays. */
+  /**
+   * Stops the thread after its current target transaction; what it committed stays. Its meters are
+   * removed: a stream that no longer runs has no lag to report.
+   */
   @Override
   public void close() {
+    if (registry != null) {
+      ApplyMetrics.unbind(registry, config.workflow(), config.target());
+    }
     loop.stop();
     try {
       thread.join(30_000);

@@ -56,13 +56,7 @@ public final class ApplyMetrics {
    */
   public static void bind(MeterRegistry registry, Source source, String workflow, String target) {
     Tags tags = Tags.of("workflow", workflow, "target", target);
-    for (Meter m : List.copyOf(registry.getMeters())) {
-      if (m.getId().getName().startsWith(PREFIX)
-          && workflow.equals(m.getId().getTag("workflow"))
-          && target.equals(m.getId().getTag("target"))) {
-        registry.remove(m);
-      }
-    }
+    unbind(registry, workflow, target);
     TimeGauge.builder("reshard.apply.lag", source, TimeUnit.MILLISECONDS, Source::lagMillis)
         .description(
             "0 when caught up with the newest published change, else the age of the"
@@ -90,6 +84,21 @@ public final class ApplyMetrics {
         "reshard.apply.commits",
         "Target transactions committed",
         Source::commits);
+  }
+
+  /**
+   * Removes the meters of one applier (its engine closed: a stream frozen by a switch, a workflow
+   * completed or cancelled), so that a stream that no longer runs shows no lag at all rather than
+   * one that grows for ever.
+   */
+  public static void unbind(MeterRegistry registry, String workflow, String target) {
+    for (Meter m : List.copyOf(registry.getMeters())) {
+      if (m.getId().getName().startsWith(PREFIX)
+          && workflow.equals(m.getId().getTag("workflow"))
+          && target.equals(m.getId().getTag("target"))) {
+        registry.remove(m);
+      }
+    }
   }
 
   private static void counter(

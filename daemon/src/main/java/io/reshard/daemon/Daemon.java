@@ -38,6 +38,7 @@ public final class Daemon {
   private final List<DaemonService> services;
   private final AutoCloseable onStop;
   private final List<DaemonService> started = new ArrayList<>();
+  private final List<CaptureService> onDemand = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private boolean stopCalled;
 
@@ -58,7 +59,7 @@ public final class Daemon {
     }
     WorkflowService workflows = null;
     if (b.servers != null && b.actions == null) {
-      CaptureRegistry shared = new CaptureRegistry();
+      CaptureRegistry shared = new CaptureRegistry(onDemandCaptures(config, registry));
       for (DaemonService c : captureServices) {
         if (c instanceof CaptureService cs) {
           shared.external(
@@ -87,6 +88,59 @@ public final class Daemon {
     }
     all.addAll(b.extra);
     this.services = List.copyOf(all);
+  }
+
+  /**
+   * How the workflows' captures of shards the configuration does not list are started: each as a
+   * {@link CaptureService}, supervised, metered and shown by {@code /health} like a configured one,
+   * for as long as the workflows need it.
+   */
+  private CaptureRegistry.Starter onDemandCaptures(
+      DaemonConfig config, PrometheusMeterRegistry registry) {
+    Clock clock = Clock.systemUTC();
+    return (keyspace, server, captureConfig) -> {
+      SourceShard shard =
+          new SourceShard(
+              keyspace,
+              server.shard(),
+              server.host(),
+              server.port(),
+              server.user(),
+              Secret.of(server.password()),
+              server.captureServerId(),
+              null);
+      CaptureService service =
+          new CaptureService(
+              shard,
+              captureConfig,
+              (cfg, listener) -> new CaptureEngine(cfg, listener, clock),
+              new CaptureMetrics(registry, shard, clock),
+              config.restartBackoffInitial(),
+              config.restartBackoffMax(),
+              config.shutdownTimeout(),
+              CaptureService.Pause.SYSTEM);
+      service.start();
+      onDemand.add(service);
+      return new CaptureRegistry.Started() {
+        @Override
+        public Optional<io.reshard.core.position.CapturePosition> committedPosition() {
+          return service.committedPosition();
+        }
+
+        @Override
+        public Optional<String> failure() {
+          return service.state() == ServiceState.FAILED
+              ? Optional.of(String.valueOf(service.detail()))
+              : Optional.empty();
+        }
+
+        @Override
+        public void close() {
+          service.stop();
+          onDemand.remove(service);
+        }
+      };
+    };
   }
 
   /** A builder for a daemon with {@code config}. */
@@ -184,9 +238,15 @@ public final class Daemon {
     stopped.await();
   }
 
-  /** Every hosted service's status, in start order. */
+  /**
+   * Every hosted service's status, in start order, then the captures the workflows started for
+   * shards the configuration does not list.
+   */
   public List<ServiceStatus> status() {
-    return services.stream().map(ServiceStatus::of).toList();
+    List<ServiceStatus> all = new ArrayList<>();
+    services.forEach(s -> all.add(ServiceStatus.of(s)));
+    onDemand.forEach(s -> all.add(ServiceStatus.of(s)));
+    return all;
   }
 
   /**

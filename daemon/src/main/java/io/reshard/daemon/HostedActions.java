@@ -38,18 +38,7 @@ final class HostedActions {
         yield new Result(Outcome.DONE, "workflow " + name + ": reads served by the targets");
       }
       case SWITCH_WRITES -> switchWrites(r, p);
-      case RESUME -> {
-        List<String> resumed = r.resumeStreams();
-        yield resumed.isEmpty()
-            ? new Result(Outcome.REFUSED, "workflow " + name + ": no stream is stopped in error")
-            : new Result(
-                Outcome.DONE,
-                "workflow "
-                    + name
-                    + ": streams into "
-                    + resumed
-                    + " resumed (a DDL is passed over, a refused row is tried again)");
-      }
+      case RESUME -> resume(h);
       case REVERSE_TRAFFIC -> {
         r.reverseTraffic();
         yield new Result(
@@ -78,6 +67,37 @@ final class HostedActions {
       // perform() creates before any workflow is hosted: never reached
       case CREATE -> throw new IllegalArgumentException("workflow " + name + " exists already");
     };
+  }
+
+  /**
+   * Acts on every stop of the workflow: a copy that stopped (on any failure) goes on from where it
+   * was; streams whose applier ended are started again from their stored positions; streams stopped
+   * in error pass over the DDL or retry the row. Refused only if nothing had stopped.
+   */
+  private static Result resume(HostedWorkflow h) {
+    WorkflowRunner r = h.runner;
+    String name = r.spec().name();
+    List<String> done = new java.util.ArrayList<>();
+    if (h.restartFailedCopy()) {
+      done.add("the copy goes on from where it stopped");
+    }
+    int restarted = r.restartDeadStreams();
+    if (restarted > 0) {
+      done.add(restarted + " stream(s) whose applier had ended started again");
+    }
+    List<String> resumed = r.resumeStreams();
+    if (!resumed.isEmpty()) {
+      done.add(
+          "streams into "
+              + resumed
+              + " resumed (a DDL is passed over, a refused row is tried again, a change whose"
+              + " key no vindex maps is passed over: the change that fixed the row carries it)");
+    }
+    return done.isEmpty()
+        ? new Result(
+            Outcome.REFUSED,
+            "workflow " + name + ": nothing is stopped: the copy and every stream run or are done")
+        : new Result(Outcome.DONE, "workflow " + name + ": " + String.join("; ", done));
   }
 
   private static Result switchWrites(WorkflowRunner r, Map<String, String> p) throws Exception {

@@ -9,10 +9,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Supervises the streams of the workflows the daemon hosts: every {@link #EVERY} it starts again
- * (from their stored positions) the appliers that ended because Kafka or a target could not be
- * reached, on a workflow that no action holds, and it tells health which stream is in error.
- * Capture services supervise their own sessions ({@link CaptureService}).
+ * Supervises the streams and copies of the workflows the daemon hosts: every {@link #EVERY}, on a
+ * workflow that no action holds, it starts again (from their stored positions) the appliers that
+ * ended because Kafka or a target could not be reached, and the copy if it stopped on a failure
+ * that trying again can heal ({@link HostedWorkflow#restartCopyIfRetriable}); it tells health which
+ * stream or copy is not running. Capture services supervise their own sessions ({@link
+ * CaptureService}).
  *
  * <p>Thread-safe: one supervision thread, started and stopped by the workflow service.
  */
@@ -66,6 +68,7 @@ final class StreamController {
   }
 
   private static void restartDeadStreams(HostedWorkflow h) {
+    h.restartCopyIfRetriable();
     try {
       int n = h.runner.restartDeadStreams();
       if (n > 0) {
@@ -80,9 +83,16 @@ final class StreamController {
     }
   }
 
-  /** The first hosted stream in error, described for health, or empty. */
-  Optional<String> streamInError() {
+  /**
+   * The first hosted stream in error or copy that stopped, described for health (naming the
+   * workflow, and what happens next or what to do), or empty if all run.
+   */
+  Optional<String> problem() {
     for (HostedWorkflow h : hosted.get()) {
+      Optional<String> copy = h.copyProblem();
+      if (copy.isPresent()) {
+        return Optional.of("workflow " + h.name() + ": " + copy.get());
+      }
       for (WorkflowStatus.Stream st : h.runner.status().streams()) {
         if ("ERROR".equals(st.state())) {
           return Optional.of(

@@ -55,6 +55,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   private volatile ServiceState state = ServiceState.NEW;
   private volatile String detail;
   private Thread resumer;
+  private final java.util.concurrent.CountDownLatch firstPass =
+      new java.util.concurrent.CountDownLatch(1);
   private final StreamController streams = new StreamController(() -> hosted.values());
 
   /**
@@ -93,34 +95,102 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     streams.start();
   }
 
+  /**
+   * Takes up every stored workflow that is not finished. One that cannot be taken up (its source or
+   * target not answering yet, say) is tried again every {@link StreamController#EVERY} until it is,
+   * or the daemon stops; meanwhile the service is {@code RETRYING}, naming it. Actions wait for the
+   * first pass only ({@link #awaitTakenUp}).
+   */
   private void resumeAll() {
-    List<String> failed = new ArrayList<>();
+    List<Workflow> pending;
     try {
-      for (Workflow w : storedWorkflows()) {
-        if (w.state().isTerminal()) {
-          continue;
-        }
-        try {
-          resume(w);
-        } catch (Exception e) {
-          if (stopping(e)) {
-            // the daemon is stopping: not a failure of the workflow, so nothing is recorded on it
-            LOG.info("taking up workflow {} stopped: the daemon is stopping", w.name());
-            Thread.currentThread().interrupt();
-            return;
-          }
-          LOG.error("workflow {} could not be taken up: {}", w.name(), e.toString(), e);
-          failed.add(w.name() + ": " + e.getMessage());
-          engine.update(w.withError("not taken up after a restart: " + e, Instant.now()));
-        }
-      }
+      pending = storedWorkflows().stream().filter(w -> !w.state().isTerminal()).toList();
     } catch (RuntimeException e) {
       LOG.error("reading the stored workflows failed: {}", e.toString(), e);
-      failed.add("reading the stored workflows: " + e.getMessage());
+      detail = "reading the stored workflows: " + e.getMessage();
+      state = ServiceState.FAILED;
+      firstPass.countDown();
+      return;
     }
-    detail = failed.isEmpty() ? null : String.join("; ", failed);
-    state = failed.isEmpty() ? ServiceState.RUNNING : ServiceState.FAILED;
+    Map<String, String> recorded = new HashMap<>();
+    while (true) {
+      pending = takeUp(pending, recorded);
+      firstPass.countDown();
+      if (pending == null) {
+        return; // stopping
+      }
+      if (pending.isEmpty()) {
+        break;
+      }
+      state = ServiceState.RETRYING;
+      detail =
+          "not taken up yet, tried again every "
+              + StreamController.EVERY.toSeconds()
+              + " s: "
+              + String.join("; ", recorded.values());
+      try {
+        Thread.sleep(StreamController.EVERY.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      pending = reloaded(pending);
+    }
+    detail = null;
+    state = ServiceState.RUNNING;
     LOG.info("workflows taken up: {}", hosted.keySet());
+  }
+
+  /**
+   * Takes up each of {@code workflows}; the first failure of each (or a new one) is recorded on it.
+   *
+   * @param recorded per workflow, the failure last recorded; updated
+   * @return the workflows that could not be taken up, or null if the daemon is stopping
+   */
+  private List<Workflow> takeUp(List<Workflow> workflows, Map<String, String> recorded) {
+    List<Workflow> failed = new ArrayList<>();
+    for (Workflow w : workflows) {
+      try {
+        resume(w);
+        recorded.remove(w.name());
+      } catch (Exception e) {
+        if (stopping(e)) {
+          // the daemon is stopping: not a failure of the workflow, so nothing is recorded on it
+          LOG.info("taking up workflow {} stopped: the daemon is stopping", w.name());
+          Thread.currentThread().interrupt();
+          return null;
+        }
+        failed.add(w);
+        String why = w.name() + ": " + e.getMessage();
+        if (!why.equals(recorded.put(w.name(), why))) {
+          LOG.error("workflow {} could not be taken up: {}", w.name(), e.toString(), e);
+          recordQuietly(w.withError("not taken up after a restart: " + e, Instant.now()));
+        }
+      }
+    }
+    return failed;
+  }
+
+  /** {@code workflows} as stored now (an operator may have moved one on meanwhile). */
+  private List<Workflow> reloaded(List<Workflow> workflows) {
+    List<Workflow> now = new ArrayList<>();
+    for (Workflow w : workflows) {
+      try {
+        store.load(w.name()).filter(x -> !x.state().isTerminal()).ifPresent(now::add);
+      } catch (RuntimeException e) {
+        now.add(w); // the store is not readable yet: try the one we have
+      }
+    }
+    return now;
+  }
+
+  /** Stores {@code w}; the store may be what failed, so a failure is only logged. */
+  private void recordQuietly(Workflow w) {
+    try {
+      engine.update(w);
+    } catch (RuntimeException e) {
+      LOG.warn("workflow {}: its error could not be stored: {}", w.name(), e.toString());
+    }
   }
 
   /**
@@ -209,18 +279,19 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   }
 
   /**
-   * {@code RETRYING} while a hosted workflow has a stream in error, else the service's own state.
+   * {@code RETRYING} while a hosted workflow has a stream in error or a stopped copy, else the
+   * service's own state.
    */
   @Override
   public ServiceState state() {
-    return state == ServiceState.RUNNING && streams.streamInError().isPresent()
+    return state == ServiceState.RUNNING && streams.problem().isPresent()
         ? ServiceState.RETRYING
         : state;
   }
 
   @Override
   public String detail() {
-    return streams.streamInError().orElse(detail);
+    return streams.problem().orElse(detail);
   }
 
   @Override
@@ -242,16 +313,25 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             .load(name)
             .map(
                 w ->
-                    new Result(
-                        Outcome.REFUSED,
-                        "workflow "
-                            + name
-                            + " is "
-                            + w.state()
-                            + (w.state().isTerminal()
-                                ? "; nothing more can be done with it"
-                                : "; this daemon has not taken it up: "
-                                    + Optional.ofNullable(w.lastError()).orElse("see its log"))))
+                    w.state().isTerminal()
+                        ? new Result(
+                            Outcome.REFUSED,
+                            "workflow "
+                                + name
+                                + " is "
+                                + w.state()
+                                + "; nothing more can be done with it")
+                        : new Result(
+                            Outcome.RETRY_LATER,
+                            "workflow "
+                                + name
+                                + " is "
+                                + w.state()
+                                + " but this daemon has not taken it up yet ("
+                                + Optional.ofNullable(w.lastError()).orElse("see its log")
+                                + "); it tries again every "
+                                + StreamController.EVERY.toSeconds()
+                                + " s"))
             .orElseGet(() -> new Result(Outcome.NOT_FOUND, "no workflow named " + name));
       }
       if (!h.lock.tryLock()) {
@@ -281,14 +361,17 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     }
   }
 
-  /** Actions wait until the stored workflows have been taken up after a start. */
+  /**
+   * Actions wait until every stored workflow has been tried once after a start (those that could
+   * not be taken up are tried again in the background).
+   */
   private void awaitTakenUp() throws InterruptedException {
-    Thread r;
+    boolean started;
     synchronized (this) {
-      r = resumer;
+      started = resumer != null;
     }
-    if (r != null && r != Thread.currentThread()) {
-      r.join(TimeUnit.MINUTES.toMillis(5));
+    if (started) {
+      firstPass.await(5, TimeUnit.MINUTES);
     }
   }
 

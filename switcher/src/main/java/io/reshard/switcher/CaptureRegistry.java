@@ -17,14 +17,78 @@ import java.util.function.Supplier;
  * are workflow-independent, so workflows on the same source share its capture.
  *
  * <p>A capture the host already runs (the daemon's configured shards) is registered with {@link
- * #external}; {@link #ensure} starts one for any other shard and owns it until {@link #close}.
- * Thread-safe.
+ * #external}; {@link #ensure} starts one for any other shard, through the registry's {@link
+ * Starter}, and owns it until {@link #close}. The default starter runs a bare {@link
+ * CaptureEngine}; the daemon's runs each under the same supervision, health and meters as its
+ * configured captures. Thread-safe.
  */
 public final class CaptureRegistry implements AutoCloseable {
+  /** A capture a {@link Starter} started, as the registry sees it. */
+  public interface Started {
+    /** The position it has committed to Kafka; empty while none has. */
+    Optional<CapturePosition> committedPosition();
+
+    /**
+     * The message of the error that stopped it for good, or empty while it runs or retries (see
+     * {@link CaptureRegistry#failure}).
+     */
+    Optional<String> failure();
+
+    /** Stops it. */
+    void close() throws InterruptedException;
+  }
+
+  /** Starts the capture of a shard no one captures yet. */
+  @FunctionalInterface
+  public interface Starter {
+    /**
+     * Starts capture of {@code server} (a shard of {@code keyspace}) with {@code config}.
+     *
+     * @return the running capture
+     */
+    Started start(String keyspace, ShardServer server, CaptureConfig config);
+  }
+
+  /** The default {@link Starter}: a bare {@link CaptureEngine}, which fails for good on its own. */
+  public static final Starter ENGINE =
+      (keyspace, server, config) -> {
+        CaptureEngine engine = new CaptureEngine(config);
+        engine.start();
+        return new Started() {
+          @Override
+          public Optional<CapturePosition> committedPosition() {
+            return engine.committedPosition();
+          }
+
+          @Override
+          public Optional<String> failure() {
+            return engine.state() == CaptureEngine.State.FAILED
+                ? Optional.of(engine.failure().map(Throwable::getMessage).orElse("capture failed"))
+                : Optional.empty();
+          }
+
+          @Override
+          public void close() throws InterruptedException {
+            engine.close();
+          }
+        };
+      };
+
+  private final Starter starter;
   private final Map<String, Supplier<Optional<CapturePosition>>> external = new HashMap<>();
-  private final Map<String, CaptureEngine> owned = new HashMap<>();
+  private final Map<String, Started> owned = new HashMap<>();
   private final Map<String, Runnable> wakers = new HashMap<>();
   private final Map<String, Supplier<Optional<String>>> failures = new HashMap<>();
+
+  /** A registry whose own captures are bare engines ({@link #ENGINE}). */
+  public CaptureRegistry() {
+    this(ENGINE);
+  }
+
+  /** A registry whose own captures {@code starter} starts. */
+  public CaptureRegistry(Starter starter) {
+    this.starter = java.util.Objects.requireNonNull(starter);
+  }
 
   /**
    * Registers a capture run elsewhere in this process.
@@ -75,7 +139,7 @@ public final class CaptureRegistry implements AutoCloseable {
   public Optional<String> failure(String keyspace, String shard) {
     String k = key(keyspace, shard);
     Supplier<Optional<String>> f;
-    CaptureEngine e;
+    Started e;
     synchronized (this) {
       f = failures.get(k);
       e = owned.get(k);
@@ -83,10 +147,7 @@ public final class CaptureRegistry implements AutoCloseable {
     if (f != null) {
       return f.get();
     }
-    if (e != null && e.state() == CaptureEngine.State.FAILED) {
-      return Optional.of(e.failure().map(Throwable::getMessage).orElse("capture failed"));
-    }
-    return Optional.empty();
+    return e == null ? Optional.empty() : e.failure();
   }
 
   /**
@@ -168,7 +229,7 @@ public final class CaptureRegistry implements AutoCloseable {
     if (external.containsKey(k)) {
       return Optional.of(external.get(k));
     }
-    CaptureEngine e = owned.get(k);
+    Started e = owned.get(k);
     return e == null ? Optional.empty() : Optional.of(e::committedPosition);
   }
 
@@ -190,10 +251,9 @@ public final class CaptureRegistry implements AutoCloseable {
             spec.topicPrefix());
     m.put("heartbeat.interval.ms", "200");
     m.put("batch.max.wait.ms", "5");
-    CaptureEngine engine = new CaptureEngine(CaptureConfig.from(m));
-    engine.start();
-    owned.put(key(spec.keyspace(), s.shard()), engine);
-    return engine::committedPosition;
+    Started capture = starter.start(spec.keyspace(), s, CaptureConfig.from(m));
+    owned.put(key(spec.keyspace(), s.shard()), capture);
+    return capture::committedPosition;
   }
 
   private static String key(String keyspace, String shard) {
@@ -203,7 +263,7 @@ public final class CaptureRegistry implements AutoCloseable {
   /** Stops the captures this registry started. */
   @Override
   public synchronized void close() throws InterruptedException {
-    for (CaptureEngine e : owned.values()) {
+    for (Started e : owned.values()) {
       e.close();
     }
     owned.clear();

@@ -51,7 +51,9 @@ final class CopyPhase implements Phase {
 
   /**
    * Copies every moved table (from P0, or from where {@code copy_state} says), then moves the
-   * workflow to {@code RUNNING}.
+   * workflow to {@code RUNNING}, clearing the error a stopped copy recorded. Run again after a
+   * failure (the copy, or the state save after it), it goes on from {@code copy_state}: tables done
+   * are not copied again.
    *
    * @param w the record {@link #start} returned
    * @return the record in {@code RUNNING}
@@ -77,7 +79,8 @@ final class CopyPhase implements Phase {
             .build();
     copier = c;
     c.run();
-    return engine.transition(w, WorkflowState.RUNNING, "copy done");
+    // an error recorded while copying (a copy that stopped and went on again) is behind it now
+    return engine.transition(w.withError(null, w.updatedAt()), WorkflowState.RUNNING, "copy done");
   }
 
   /** The copy's progress once it has started. */

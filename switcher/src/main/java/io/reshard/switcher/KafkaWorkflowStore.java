@@ -136,7 +136,8 @@ public final class KafkaWorkflowStore implements WorkflowStore, AutoCloseable {
       long deadline = System.nanoTime() + TIMEOUT.toNanos();
       while (c.position(tp, TIMEOUT) < end) {
         if (System.nanoTime() > deadline) {
-          throw new ReshardException("reading the workflow topic " + topic + " timed out");
+          throw new io.reshard.router.RetriableReshardException(
+              "reading the workflow topic " + topic + " timed out; is the broker up?");
         }
         for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
           if (r.value() == null) {

@@ -7,6 +7,7 @@ import io.reshard.cdc.RecordKind;
 import io.reshard.core.error.ErrorClassifier;
 import io.reshard.core.position.GtidPosition;
 import io.reshard.core.state.StreamsTable;
+import io.reshard.router.UnmappableValueException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -224,18 +225,16 @@ public final class ApplyLoop implements Runnable {
         ChangeRecord rec = ChangeRecords.parse(r);
         String stop = stopReason(t, rec);
         if (stop != null) {
-          errorTopic = t;
-          // store this record's own offset (markers may sit between it and the previous one), so
-          // that a resume that passes over it skips exactly this record
-          t.nextOffset = r.offset();
-          commit(c, t, StreamsTable.State.ERROR, stop);
-          consumer.seek(t.tp, t.committedOffset);
+          stopOn(c, consumer, t, r.offset(), stop);
           return;
         }
         try {
           rowsInTx += applyOne(c, t, rec);
         } catch (SQLException e) {
           throw rows.batchesRows() ? e : naming(e, t, rec);
+        } catch (UnmappableValueException e) {
+          stopOn(c, consumer, t, r.offset(), unmappable(t, rec, e));
+          return;
         }
         t.nextOffset = r.offset() + 1;
         lastAppliedTimestamp = r.timestamp();
@@ -258,6 +257,43 @@ public final class ApplyLoop implements Runnable {
     }
     commit(c, null, null, null);
     updateCaughtUp(consumer);
+  }
+
+  /**
+   * Stops the stream of {@code t} in {@code ERROR} at the record at {@code offset}: what came
+   * before it commits, with this record's own offset stored (markers may sit between it and the
+   * previous one), so that a resume that passes over it skips exactly this record.
+   */
+  private void stopOn(
+      Connection c, KafkaConsumer<byte[], byte[]> consumer, Topic t, long offset, String why)
+      throws SQLException {
+    errorTopic = t;
+    t.nextOffset = offset;
+    commit(c, t, StreamsTable.State.ERROR, why);
+    consumer.seek(t.tp, t.committedOffset);
+  }
+
+  /** Why a change whose new row no vindex can place stops the stream, and what to do. */
+  private String unmappable(Topic t, ChangeRecord rec, UnmappableValueException e) {
+    return "stream "
+        + t.name
+        + " stopped at offset "
+        + rec.offset()
+        + ", GTID "
+        + rec.gtid()
+        + ": a change (op "
+        + rec.op()
+        + ") gives row "
+        + keyText(rec)
+        + " of "
+        + rec.database()
+        + "."
+        + rec.table()
+        + " a sharding key no shard can hold: "
+        + e.getMessage()
+        + ". Nothing after it was applied. Fix the row on the source (give it a key the vindex"
+        + " maps, or delete it); the change that fixes it carries the whole row. Then resume the"
+        + " stream: it passes over this change";
   }
 
   private static boolean reachedStop(Topic t) {
@@ -306,18 +342,24 @@ public final class ApplyLoop implements Runnable {
     return String.join(", ", points);
   }
 
+  /** The record's primary key as {@code {id=7, ...}}, or {@code none}. */
+  private static String keyText(ChangeRecord rec) {
+    if (rec.key() == null) {
+      return "none";
+    }
+    StringBuilder key = new StringBuilder();
+    rec.key()
+        .forEach(
+            (k, v) ->
+                key.append(key.isEmpty() ? "" : ", ")
+                    .append(k)
+                    .append('=')
+                    .append(v instanceof byte[] b ? "0x" + HexFormat.of().formatHex(b) : v));
+    return "{" + key + "}";
+  }
+
   /** {@code e} with the record that caused it named: table, op, key, topic, offset and GTID. */
   private static SQLException naming(SQLException e, Topic t, ChangeRecord rec) {
-    StringBuilder key = new StringBuilder();
-    if (rec.key() != null) {
-      rec.key()
-          .forEach(
-              (k, v) ->
-                  key.append(key.isEmpty() ? "" : ", ")
-                      .append(k)
-                      .append('=')
-                      .append(v instanceof byte[] b ? "0x" + HexFormat.of().formatHex(b) : v));
-    }
     return new SQLException(
         e.getMessage()
             + " (applying op "
@@ -327,7 +369,7 @@ public final class ApplyLoop implements Runnable {
             + "."
             + rec.table()
             + " key "
-            + (rec.key() == null ? "none" : "{" + key + "}")
+            + keyText(rec)
             + ", "
             + t.name
             + " offset "

@@ -7,6 +7,7 @@ import io.reshard.core.schema.ColumnKind;
 import io.reshard.core.schema.TableSchema;
 import io.reshard.core.value.ValueCodec;
 import io.reshard.router.KeyRange;
+import io.reshard.router.UnmappableValueException;
 import io.reshard.router.VSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -70,12 +71,15 @@ public final class RowApplier {
    * caller's transaction. Its statements may wait in the open batch until {@link #flush}.
    *
    * @throws SQLException from the target
+   * @throws UnmappableValueException if the new row image has a sharding key the vindex cannot map
+   *     (NULL, say): no target could hold the row; nothing was added to the batch
    * @throws IllegalArgumentException if the op is not a row change
    */
   public Outcome apply(Connection c, ChangeRecord r) throws SQLException {
     TableSchema schema = r.schema();
     ShardingKey placement = placements.computeIfAbsent(schema, t -> ShardingKey.of(vschema, t));
-    boolean beforeIn = r.before() != null && owns(placement, r.before());
+    // a before image no vindex maps was never placed on any target: there is nothing to remove
+    boolean beforeIn = r.before() != null && ownsIfMappable(placement, r.before());
     boolean afterIn = r.after() != null && owns(placement, r.after());
     if (preparedOn != c) {
       forget();
@@ -190,9 +194,22 @@ public final class RowApplier {
     return vschema.table(table).flatMap(t -> t.primaryVindex()).isPresent();
   }
 
-  /** True if the row image's keyspace id falls in this target's range. */
+  /**
+   * True if the row image's keyspace id falls in this target's range.
+   *
+   * @throws UnmappableValueException if the vindex cannot map its sharding key (NULL, say)
+   */
   private boolean owns(ShardingKey placement, Map<String, Object> image) {
     return range.contains(placement.keyspaceIdOf(image));
+  }
+
+  /** As {@link #owns}, but false for an image whose sharding key no vindex maps. */
+  private boolean ownsIfMappable(ShardingKey placement, Map<String, Object> image) {
+    try {
+      return owns(placement, image);
+    } catch (UnmappableValueException e) {
+      return false;
+    }
   }
 
   /** The statements of one table schema version, prepared once on the applier's connection. */

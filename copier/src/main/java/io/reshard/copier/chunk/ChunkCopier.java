@@ -2,6 +2,7 @@ package io.reshard.copier.chunk;
 
 import io.reshard.copier.CopierConfig;
 import io.reshard.copier.CopySpec;
+import io.reshard.core.error.DataIntegrityException;
 import io.reshard.core.placement.ShardingKey;
 import io.reshard.core.placement.TargetShard;
 import io.reshard.core.rows.Futures;
@@ -119,7 +120,7 @@ final class ChunkCopier implements AutoCloseable {
       spec.targets().forEach(t -> routed.add(new ArrayList<>()));
       int outside = 0;
       for (Row r : read) {
-        int i = spec.targetIndexOf(sharding.keyspaceId(r));
+        int i = spec.targetIndexOf(placed(r));
         if (i < 0) {
           outside++;
         } else {
@@ -133,6 +134,32 @@ final class ChunkCopier implements AutoCloseable {
     } catch (SQLException | RuntimeException | InterruptedException e) {
       rollbackQuietly(source);
       throw e;
+    }
+  }
+
+  /**
+   * The keyspace id of {@code r}.
+   *
+   * @throws DataIntegrityException naming the table, the row's key and the sharding column if the
+   *     vindex cannot map it (NULL, say): no target can hold that row
+   */
+  private io.reshard.router.KeyspaceId placed(Row r) {
+    try {
+      return sharding.keyspaceId(r);
+    } catch (io.reshard.router.UnmappableValueException e) {
+      throw new DataIntegrityException(
+          "row "
+              + table.keyOf(r).toJson(table.primaryKey())
+              + " of "
+              + spec.keyspace()
+              + "."
+              + table.table()
+              + " cannot be placed on any shard: its sharding column "
+              + sharding.column()
+              + ": "
+              + e.getMessage()
+              + ". Give it a value the vindex maps (or delete it) on the source, then run"
+              + " `reshard workflow resume`: the copy goes on from where it stopped");
     }
   }
 

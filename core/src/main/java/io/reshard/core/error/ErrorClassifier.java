@@ -83,13 +83,18 @@ public final class ErrorClassifier {
   private ErrorClassifier() {}
 
   /**
-   * What {@code failure} means; looks through causes for the first one it knows (a {@link
-   * ReshardException} decides by itself, an {@link SQLException} by its code and state, a Kafka
-   * client exception by its class).
+   * What {@code failure} means; looks through causes for the first one it knows: a {@link
+   * ReshardException} of a kind of its own decides by itself (a {@link DataIntegrityException} is a
+   * data error), while a plain {@code ReshardException} that only wraps a cause ("copy failed:
+   * ...") leaves it to that cause; an {@link SQLException} decides by its code and state, a Kafka
+   * client exception by its class. Anything unknown is fatal.
    */
   public static Failure classify(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof ReshardException r) {
+      if (t instanceof DataIntegrityException) {
+        return Failure.DATA;
+      }
+      if (t instanceof ReshardException r && (r.retriable() || !isWrapper(r))) {
         return r.retriable() ? Failure.RETRIABLE : Failure.FATAL;
       }
       if (t instanceof SQLException e) {
@@ -100,6 +105,11 @@ public final class ErrorClassifier {
       }
     }
     return Failure.FATAL;
+  }
+
+  /** A plain {@link ReshardException} around a cause: it says where, the cause says what. */
+  private static boolean isWrapper(ReshardException r) {
+    return r.getClass() == ReshardException.class && r.getCause() != null;
   }
 
   /** What an SQL failure means, by its MySQL/MariaDB error code and SQLSTATE. */

@@ -45,6 +45,22 @@ class ErrorClassifierTest {
         ErrorClassifier.classify(new RuntimeException("wrapped", sql(1062, "23000"))));
   }
 
+  @Test
+  void aPlainReshardExceptionAroundACauseLeavesTheAnswerToTheCause() {
+    // the copier wraps a lost connection as "copy failed: ...": it must still heal by itself
+    assertEquals(
+        Failure.RETRIABLE,
+        ErrorClassifier.classify(new ReshardException("copy failed", sql(0, "08S01"))));
+    assertEquals(
+        Failure.DATA,
+        ErrorClassifier.classify(new ReshardException("copy failed", sql(1406, "22001"))));
+    // a kind of its own decides by itself, whatever its cause
+    assertEquals(
+        Failure.FATAL,
+        ErrorClassifier.classify(new ReshardException("refused", sql(0, "08S01")) {}));
+    assertEquals(Failure.DATA, ErrorClassifier.classify(new DataIntegrityException("warnings")));
+  }
+
   private static SQLException sql(int code, String state) {
     return new SQLException("error " + code, state, code);
   }
