@@ -34,6 +34,7 @@ final class HostedWorkflow {
   private volatile Throwable copyFailure;
   private volatile WorkflowEngine engine;
   private volatile CopierConfig copierConfig;
+  private volatile String recordedError;
 
   HostedWorkflow(WorkflowRunner runner) {
     this.runner = runner;
@@ -72,16 +73,30 @@ final class HostedWorkflow {
       LOG.info("workflow {}: copy interrupted", name());
     } catch (Exception e) {
       copyFailure = e;
-      LOG.error("workflow {}: copy failed: {}", name(), e.toString(), e);
+      if (retriable(e)) {
+        // tried again every few seconds while a server is down: one line each, no stack trace
+        LOG.warn("workflow {}: copy stopped, to be started again: {}", name(), e.toString());
+      } else {
+        LOG.error("workflow {}: copy failed: {}", name(), e.toString(), e);
+      }
       recordCopyFailure(e);
     }
   }
 
-  /** Stores the failure on the workflow's record; the store may be what failed, so not for sure. */
+  /**
+   * Stores the failure on the workflow's record, unless the same one is stored already (a copy
+   * tried again while its source is down fails the same way every few seconds); the store may be
+   * what failed, so not for sure.
+   */
   private void recordCopyFailure(Exception e) {
+    String error = "copy failed: " + e.getMessage();
+    if (error.equals(recordedError)) {
+      return;
+    }
     try {
       Workflow w = runner.workflow();
-      engine.update(w.withError("copy failed: " + e.getMessage(), Instant.now()));
+      engine.update(w.withError(error, Instant.now()));
+      recordedError = error;
     } catch (RuntimeException storeDown) {
       LOG.warn(
           "workflow {}: the copy's failure could not be stored either: {}",

@@ -1,6 +1,7 @@
 package io.reshard.daemon;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.reshard.core.error.ErrorClassifier;
 import io.reshard.router.RetriableReshardException;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
@@ -357,7 +358,10 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       return new Result(Outcome.RETRY_LATER, "the daemon is stopping");
     } catch (Exception e) {
       LOG.error("workflow {} action {} failed: {}", name, action, e.toString(), e);
-      return new Result(Outcome.REFUSED, action + " failed: " + e.getMessage());
+      // a server or the broker that did not answer: the same action can succeed later
+      return ErrorClassifier.classify(e) == ErrorClassifier.Failure.RETRIABLE
+          ? new Result(Outcome.RETRY_LATER, action + " failed, try again: " + e.getMessage())
+          : new Result(Outcome.REFUSED, action + " failed: " + e.getMessage());
     }
   }
 
