@@ -91,13 +91,16 @@ final class WorkflowAdmin {
   }
 
   /**
-   * Prints an action's answer and returns its exit code: with {@code --output json} the answer's
-   * body with the workflow's status now ({@code workflow_status}), {@code exit_code}, and, if it
-   * failed, {@code error}; otherwise its message, on standard output if it succeeded, else on
-   * standard error.
+   * Prints an action's answer and returns its exit code: the message on standard error if it
+   * failed; with {@code --output json} the answer's body with the workflow's status now ({@code
+   * workflow_status}), {@code exit_code}, and, if it failed, {@code error}; otherwise the message
+   * on standard output if it succeeded.
    */
   int report(AdminClient.Answer a, String workflow, AdminClient admin) throws InterruptedException {
     int code = exitCode(a);
+    if (code != ExitCodes.OK) {
+      err().println(a.message());
+    }
     if (json()) {
       ObjectNode doc = a.body().isObject() ? (ObjectNode) a.body() : JSON.createObjectNode();
       AdminClient.Answer now = admin.workflow(workflow);
@@ -111,8 +114,6 @@ final class WorkflowAdmin {
       out().println(doc.toString());
     } else if (code == ExitCodes.OK) {
       out().println(a.message());
-    } else {
-      err().println(a.message());
     }
     out().flush();
     err().flush();

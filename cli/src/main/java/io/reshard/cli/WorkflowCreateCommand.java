@@ -71,6 +71,13 @@ final class WorkflowCreateCommand implements Callable<Integer> {
       a = admin.act(name, "create", params());
       if (WorkflowAdmin.exitCode(a) == ExitCodes.OK && await) {
         notice.update("the copy goes on in the daemon" + watch);
+        workflow
+            .err()
+            .println(
+                "workflow create: "
+                    + name
+                    + " created; waiting for its copy (Ctrl-C stops the waiting, not the copy)");
+        workflow.err().flush();
         int waited = waitForCopy(admin);
         if (waited != ExitCodes.OK) {
           return waited;

@@ -106,12 +106,15 @@ final class WorkflowDiffCommand implements Callable<Integer> {
 
   /**
    * Prints the diff's report: with {@code --output json} its data with the workflow's name and
-   * {@code exit_code} (and {@code error} unless the diff was clean); otherwise its message, on
-   * standard error if it did not run.
+   * {@code exit_code} (and {@code error} unless the diff was clean, that message on standard error
+   * too); otherwise its message, on standard error if it did not run.
    */
   private void print(AdminClient.Answer a, int code) {
     boolean ran = code == ExitCodes.OK || code == ExitCodes.VERIFICATION_FAILED;
     JsonNode data = a.body().path("data");
+    if (!ran || (workflow.json() && code != ExitCodes.OK)) {
+      workflow.err().println("workflow diff: " + a.message());
+    }
     if (workflow.json()) {
       ObjectNode doc = data.isObject() ? (ObjectNode) data : WorkflowAdmin.JSON.createObjectNode();
       doc.put("workflow", name);
@@ -122,8 +125,6 @@ final class WorkflowDiffCommand implements Callable<Integer> {
       workflow.out().println(doc.toString());
     } else if (ran) {
       workflow.out().println(a.message());
-    } else {
-      workflow.err().println("workflow diff: " + a.message());
     }
     workflow.out().flush();
     workflow.err().flush();
