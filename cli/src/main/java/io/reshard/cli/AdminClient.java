@@ -51,7 +51,20 @@ final class AdminClient {
     this.token = token;
   }
 
-  /** {@code GET path}. */
+  /** {@code GET /workflows/NAME}: one workflow's record, the name URL-encoded. */
+  Answer workflow(String name) throws InterruptedException {
+    return get(workflowPath(name));
+  }
+
+  /**
+   * {@code /workflows/NAME}, the name URL-encoded (UTF-8, a space as {@code %20}, a {@code /} as
+   * {@code %2F}), so that no name makes an illegal URI or another endpoint's path.
+   */
+  static String workflowPath(String name) {
+    return "/workflows/" + enc(name);
+  }
+
+  /** {@code GET path}; {@code path} must be a legal URI path, encoded where needed. */
   Answer get(String path) throws InterruptedException {
     return send(
         HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET().build());
@@ -80,7 +93,7 @@ final class AdminClient {
       throws InterruptedException {
     StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
     params.forEach((k, v) -> q.add(enc(k) + "=" + enc(v)));
-    URI uri = base.resolve("/workflows/" + enc(workflow) + "/actions/" + enc(action) + q);
+    URI uri = base.resolve(workflowPath(workflow) + "/actions/" + enc(action) + q);
     return send(
         HttpRequest.newBuilder(uri)
             .header("Authorization", "Bearer " + token)

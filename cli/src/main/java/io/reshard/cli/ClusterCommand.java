@@ -99,7 +99,9 @@ final class ClusterCommand {
   @Command(
       name = "down",
       mixinStandardHelpOptions = true,
-      description = "Stop exactly the processes the cluster started, by pid. Data stays in DIR.")
+      description =
+          "Stop exactly the processes the cluster started, by pid (SIGTERM, SIGKILL after 60 s),"
+              + " and return once each has exited. Data stays in DIR.")
   static final class Down implements Callable<Integer> {
     @Spec picocli.CommandLine.Model.CommandSpec spec;
 

@@ -57,6 +57,11 @@ final class ClusterTarget {
     return source.cluster == null ? null : source.cluster.toAbsolutePath().normalize();
   }
 
+  /** The option that names this target, to repeat in a hint: {@code --cluster DIR} or similar. */
+  String option() {
+    return clusterDir() != null ? "--cluster " + clusterDir() : "--config " + source.config;
+  }
+
   /** The cluster's descriptor. */
   ClusterDescriptor cluster() {
     return LocalCluster.require(clusterDir());
@@ -129,11 +134,9 @@ final class ClusterTarget {
               + dir.resolve(ClusterDaemon.LOG_FILE)
               + ")");
       err.flush();
-      int code =
-          new DaemonLauncher(dir, err, err).launch(DaemonLauncher.clusterCommand(dir, List.of()));
-      if (code != ExitCodes.OK) {
-        throw new CommandFailure(code, "the cluster's daemon did not start; see above");
-      }
+      err.println(
+          new DaemonLauncher(dir).launch(DaemonLauncher.clusterCommand(dir, List.of())).summary());
+      err.flush();
       running = ClusterDaemon.running(dir);
     }
     String admin =

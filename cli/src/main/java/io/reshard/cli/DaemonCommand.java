@@ -1,5 +1,7 @@
 package io.reshard.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.reshard.cluster.ClusterDaemon;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.cluster.LocalCluster;
@@ -10,7 +12,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -41,6 +42,8 @@ import picocli.CommandLine.Spec;
 final class DaemonCommand implements Callable<Integer> {
   /** The admin token file of a cluster's daemon, inside the cluster directory. */
   static final String TOKEN_FILE = "daemon.token";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @Spec CommandLine.Model.CommandSpec spec;
 
@@ -86,40 +89,85 @@ final class DaemonCommand implements Callable<Integer> {
       description = "Validate the configuration, print it (secrets hidden) and exit.")
   boolean check;
 
+  @Option(
+      names = "--output",
+      defaultValue = "text",
+      description =
+          "text or json: json puts exactly one JSON document on standard output: the"
+              + " configuration with --check, the started daemon, or {error, exit_code}."
+              + " Default: ${DEFAULT-VALUE}.")
+  ClusterTarget.Output output;
+
   @Override
   public Integer call() throws Exception {
     requireOneSource();
     DaemonConfig cfg = configuration();
     PrintWriter out = spec.commandLine().getOut();
     if (check) {
-      cfg.describe().forEach(out::println);
-      out.flush();
+      printCheck(cfg, out);
       return ExitCodes.OK;
     }
     if (cluster != null) {
-      Optional<ClusterDescriptor.DaemonProcess> running = ClusterDaemon.running(cluster);
-      if (running.isPresent()) {
-        spec.commandLine()
-            .getErr()
-            .println(
-                "daemon: a daemon already runs for "
-                    + cluster
-                    + " (pid "
-                    + running.get().pid()
-                    + ", "
-                    + running.get().admin()
-                    + "); stop it with `reshard daemon stop --cluster "
-                    + cluster
-                    + "`");
-        return ExitCodes.REFUSED;
-      }
+      ClusterDaemon.running(cluster).ifPresent(this::refuseSecondDaemon);
     }
     if (background) {
-      return new DaemonLauncher(
-              cluster.toAbsolutePath().normalize(), out, spec.commandLine().getErr())
-          .launch(childCommand());
+      DaemonLauncher.Started d =
+          new DaemonLauncher(cluster.toAbsolutePath().normalize()).launch(childCommand());
+      printStarted(out, d.pid(), d.admin(), d.log());
+      return ExitCodes.OK;
     }
     return runForeground(cfg, out);
+  }
+
+  private boolean json() {
+    return output == ClusterTarget.Output.json;
+  }
+
+  /** {@code --check}: one {@code key = value} line per key, or one JSON object of them. */
+  private void printCheck(DaemonConfig cfg, PrintWriter out) {
+    if (json()) {
+      ObjectNode doc = JSON.createObjectNode();
+      for (String line : cfg.describe()) {
+        int eq = line.indexOf(" = ");
+        doc.put(line.substring(0, eq), line.substring(eq + 3));
+      }
+      out.println(doc.toString());
+    } else {
+      cfg.describe().forEach(out::println);
+    }
+    out.flush();
+  }
+
+  /**
+   * The line that says the daemon runs, or its JSON form; {@code log} is null in the foreground.
+   */
+  private void printStarted(PrintWriter out, long pid, String admin, Path log) {
+    if (json()) {
+      ObjectNode doc = JSON.createObjectNode().put("pid", pid).put("admin_endpoint", admin);
+      if (log != null) {
+        doc.put("log", log.toString());
+      }
+      out.println(doc.toString());
+    } else if (log != null) {
+      out.println(new DaemonLauncher.Started(pid, admin, log).summary());
+    } else {
+      out.println("reshard daemon: pid " + pid + ", admin endpoint " + admin);
+    }
+    out.flush();
+  }
+
+  private void refuseSecondDaemon(ClusterDescriptor.DaemonProcess running) {
+    throw new CommandFailure(
+        ExitCodes.REFUSED,
+        "a daemon already runs for "
+            + cluster
+            + " (pid "
+            + running.pid()
+            + ", "
+            + running.admin()
+            + "); stop it with `reshard daemon stop --cluster "
+            + cluster
+            + "`");
   }
 
   private void requireOneSource() {
@@ -182,8 +230,7 @@ final class DaemonCommand implements Callable<Integer> {
     if (dir != null) {
       ClusterDaemon.record(dir, pid, daemon.adminEndpoint().toString());
     }
-    out.println("reshard daemon: pid " + pid + ", admin endpoint " + daemon.adminEndpoint());
-    out.flush();
+    printStarted(out, pid, daemon.adminEndpoint().toString(), null);
     daemon.awaitStopped();
     return ExitCodes.OK;
   }

@@ -3,7 +3,6 @@ package io.reshard.cli;
 import io.reshard.cluster.ClusterDaemon;
 import io.reshard.cluster.ClusterDescriptor;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,55 +38,59 @@ final class DaemonLauncher {
   private static final Set<Integer> PASSED_THROUGH =
       Set.of(ExitCodes.USAGE, ExitCodes.REFUSED, ExitCodes.RETRY_LATER);
 
+  /**
+   * A daemon that started and answers.
+   *
+   * @param pid its process id
+   * @param admin its admin endpoint, e.g. {@code http://127.0.0.1:41234}
+   * @param log the file its output goes to
+   */
+  record Started(long pid, String admin, Path log) {
+    /** {@code reshard daemon: pid N, admin endpoint URL, log FILE}. */
+    String summary() {
+      return "reshard daemon: pid " + pid + ", admin endpoint " + admin + ", log " + log;
+    }
+  }
+
   private final Path dir;
-  private final PrintWriter out;
-  private final PrintWriter err;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  DaemonLauncher(Path dir, PrintWriter out, PrintWriter err) {
+  DaemonLauncher(Path dir) {
     this.dir = dir;
-    this.out = out;
-    this.err = err;
   }
 
   /**
    * Launches {@code command} and waits until the daemon is ready, has died, or the timeout passed
    * (then it is stopped).
    *
-   * @return an exit code from {@link ExitCodes}
+   * @return the daemon, once it answers
+   * @throws CommandFailure if it exited at start (with its exit code if that is {@link
+   *     ExitCodes#USAGE}, {@link ExitCodes#REFUSED} or {@link ExitCodes#RETRY_LATER}, else {@link
+   *     ExitCodes#ERROR}) or was not ready in time; the message has the last lines of its log
    */
-  int launch(List<String> command) throws InterruptedException {
+  Started launch(List<String> command) throws InterruptedException {
     Process p = ClusterDaemon.launch(dir, command);
     Path log = dir.resolve(ClusterDaemon.LOG_FILE);
     long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       if (!p.isAlive()) {
         int code = p.exitValue();
-        err.println(
-            "daemon: the daemon exited at start (exit code "
+        throw new CommandFailure(
+            PASSED_THROUGH.contains(code) ? code : ExitCodes.ERROR,
+            "the daemon exited at start (exit code "
                 + code
                 + "); last lines of "
                 + log
                 + ":\n"
                 + tail(log, 20));
-        err.flush();
-        return PASSED_THROUGH.contains(code) ? code : ExitCodes.ERROR;
       }
       Optional<ClusterDescriptor.DaemonProcess> recorded =
           ClusterDescriptor.read(dir).map(ClusterDescriptor::daemon);
       if (recorded.isPresent()
           && recorded.get().pid() == p.pid()
           && healthAnswers(recorded.get().admin())) {
-        out.println(
-            "reshard daemon: pid "
-                + p.pid()
-                + ", admin endpoint "
-                + recorded.get().admin()
-                + ", log "
-                + log);
-        out.flush();
-        return ExitCodes.OK;
+        return new Started(p.pid(), recorded.get().admin(), log);
       }
       Thread.sleep(POLL.toMillis());
     }
@@ -95,15 +98,14 @@ final class DaemonLauncher {
     if (!p.waitFor(60, TimeUnit.SECONDS)) {
       p.destroyForcibly();
     }
-    err.println(
-        "daemon: not ready within "
+    throw new CommandFailure(
+        ExitCodes.ERROR,
+        "the daemon was not ready within "
             + READY_TIMEOUT.toSeconds()
-            + " s, stopped; last lines of "
+            + " s and was stopped; last lines of "
             + log
             + ":\n"
             + tail(log, 20));
-    err.flush();
-    return ExitCodes.ERROR;
   }
 
   /**

@@ -9,8 +9,9 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * Maps the exceptions a command throws to a one-line message on standard error and an exit code
- * from {@link ExitCodes}. Expected failures print their message only; unexpected ones print the
- * stack trace too, since they are bugs.
+ * from {@link ExitCodes}, and with {@code --output json} to the {@link FailureDocument} on standard
+ * output. Expected failures print their message only; unexpected ones print the stack trace too,
+ * since they are bugs. Usage errors picocli finds while parsing go to {@link UsageErrorHandler}.
  */
 final class ErrorHandler implements IExecutionExceptionHandler {
 
@@ -28,13 +29,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     cmd.getErr().flush();
     if (wantsJson(parsed)) {
       // --output json promises one JSON document on stdout, failures included
-      cmd.getOut()
-          .println(
-              new com.fasterxml.jackson.databind.ObjectMapper()
-                  .createObjectNode()
-                  .put("error", String.valueOf(e.getMessage()))
-                  .put("exit_code", code));
-      cmd.getOut().flush();
+      FailureDocument.print(cmd.getOut(), String.valueOf(e.getMessage()), code);
     }
     return code;
   }

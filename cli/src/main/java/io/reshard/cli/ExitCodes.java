@@ -27,17 +27,25 @@ public final class ExitCodes {
   /** A transient condition (a server not reachable yet, a lock timeout); try again later. */
   public static final int RETRY_LATER = 6;
 
+  /**
+   * Interrupted (Ctrl-C, SIGINT) while waiting for the daemon: the step goes on in the daemon, and
+   * the message says how to watch it. 128 + 2, the shells' convention for a process ended by
+   * SIGINT, which is also the code the JVM exits with then.
+   */
+  public static final int INTERRUPTED = 130;
+
   /** The text shown at the end of {@code --help}. */
   static final String HELP_TEXT =
       """
       Exit codes:
-        0  ok
-        1  unexpected error
-        2  usage error
-        3  refused: a precondition does not hold, nothing was changed
-        4  verification failed (for example a diff found differences)
-        5  cutover aborted and rolled back
-        6  retry later (a transient condition)""";
+          0  ok
+          1  unexpected error
+          2  usage error
+          3  refused: a precondition does not hold, nothing was changed
+          4  verification failed (for example a diff found differences)
+          5  cutover aborted and rolled back
+          6  retry later (a transient condition)
+        130  interrupted (Ctrl-C) while waiting for the daemon: the step goes on there""";
 
   private ExitCodes() {}
 }

@@ -52,9 +52,10 @@ public final class ReshardCli {
   }
 
   /**
-   * Builds the picocli command line with the project's error handling: the own verbs and every
-   * {@link CommandPlugin}'s, in {@link #HELP_ORDER}. The handlers are set after the verbs are
-   * added, since picocli gives them only to the subcommands present at that moment.
+   * Builds the picocli command line with the project's error handling (exceptions: {@link
+   * ErrorHandler}; usage errors: {@link UsageErrorHandler}): the own verbs and every {@link
+   * CommandPlugin}'s, in {@link #HELP_ORDER}. The handlers are set after the verbs are added, since
+   * picocli gives them only to the subcommands present at that moment.
    */
   static CommandLine newCommandLine() {
     CommandLine cli = new CommandLine(new ReshardCli());
@@ -88,6 +89,7 @@ public final class ReshardCli {
     byName.values().forEach(cli::addSubcommand);
     cli.setExitCodeExceptionMapper(ErrorHandler::exitCodeOf);
     cli.setExecutionExceptionHandler(new ErrorHandler());
+    cli.setParameterExceptionHandler(new UsageErrorHandler(cli.getParameterExceptionHandler()));
     return cli;
   }
 

@@ -55,39 +55,65 @@ final class WorkflowAdmin {
   int failed(String what, AdminClient.Answer a) {
     int code = exitCode(a);
     err().println(what + ": " + a.message());
-    if (json()) {
-      out().println(JSON.createObjectNode().put("error", a.message()).put("exit_code", code));
-    }
-    out().flush();
     err().flush();
+    if (json()) {
+      FailureDocument.print(out(), a.message(), code);
+    }
     return code;
   }
 
-  /** Performs {@code action} on workflow {@code name}, prints the answer, returns its code. */
+  /**
+   * Performs {@code action} on workflow {@code name}, prints the answer, returns its code. A Ctrl-C
+   * meanwhile says that the action goes on in the daemon ({@link InterruptNotice}).
+   */
   int perform(String name, String action, Map<String, String> params) throws InterruptedException {
     AdminClient admin = admin();
-    return report(admin.act(name, action, params), name, admin);
+    AdminClient.Answer a;
+    try (InterruptNotice n =
+        notice(
+            "the "
+                + action
+                + " goes on in the daemon, which finishes it or rolls it back; watch it with "
+                + statusHint(name))) {
+      a = admin.act(name, action, params);
+    }
+    return report(a, name, admin);
+  }
+
+  /** Arms the notice that a Ctrl-C prints while this verb waits for the daemon. */
+  InterruptNotice notice(String goesOn) {
+    return InterruptNotice.arm("workflow " + spec.name(), out(), err(), json(), goesOn);
+  }
+
+  /** The command that shows workflow {@code name}'s progress, in backquotes, for a message. */
+  String statusHint(String name) {
+    return "`reshard workflow status " + target.option() + " " + name + "`";
   }
 
   /**
-   * Prints an action's answer and returns its exit code: with {@code --output json} the answer's
-   * body with the workflow's status now ({@code workflow_status}) and {@code exit_code}; otherwise
-   * its message, on standard output if it succeeded, else on standard error.
+   * Prints an action's answer and returns its exit code: the message on standard error if it
+   * failed; with {@code --output json} the answer's body with the workflow's status now ({@code
+   * workflow_status}), {@code exit_code}, and, if it failed, {@code error}; otherwise the message
+   * on standard output if it succeeded.
    */
   int report(AdminClient.Answer a, String workflow, AdminClient admin) throws InterruptedException {
     int code = exitCode(a);
+    if (code != ExitCodes.OK) {
+      err().println(a.message());
+    }
     if (json()) {
       ObjectNode doc = a.body().isObject() ? (ObjectNode) a.body() : JSON.createObjectNode();
-      AdminClient.Answer now = admin.get("/workflows/" + workflow);
+      AdminClient.Answer now = admin.workflow(workflow);
       if (now.status() == 200) {
         doc.set("workflow_status", now.body());
+      }
+      if (code != ExitCodes.OK) {
+        doc.put("error", a.message());
       }
       doc.put("exit_code", code);
       out().println(doc.toString());
     } else if (code == ExitCodes.OK) {
       out().println(a.message());
-    } else {
-      err().println(a.message());
     }
     out().flush();
     err().flush();

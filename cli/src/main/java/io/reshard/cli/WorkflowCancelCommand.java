@@ -19,7 +19,11 @@ import picocli.CommandLine.Parameters;
 final class WorkflowCancelCommand implements Callable<Integer> {
   @Mixin WorkflowAdmin workflow;
 
-  @Parameters(index = "0", description = "The workflow's name.")
+  @Parameters(
+      index = "0",
+      paramLabel = "NAME",
+      converter = WorkflowName.class,
+      description = "The workflow's name.")
   String name;
 
   @Override

@@ -20,7 +20,11 @@ import picocli.CommandLine.Parameters;
 final class WorkflowCompleteCommand implements Callable<Integer> {
   @Mixin WorkflowAdmin workflow;
 
-  @Parameters(index = "0", description = "The workflow's name.")
+  @Parameters(
+      index = "0",
+      paramLabel = "NAME",
+      converter = WorkflowName.class,
+      description = "The workflow's name.")
   String name;
 
   @Option(names = "--drop-source-data", description = "Drop the moved tables on the source.")

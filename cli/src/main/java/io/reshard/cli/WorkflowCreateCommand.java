@@ -1,7 +1,6 @@
 package io.reshard.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +29,11 @@ final class WorkflowCreateCommand implements Callable<Integer> {
 
   @Mixin WorkflowAdmin workflow;
 
-  @Parameters(index = "0", description = "The workflow's name.")
+  @Parameters(
+      index = "0",
+      paramLabel = "NAME",
+      converter = WorkflowName.class,
+      description = "The workflow's name.")
   String name;
 
   @Option(names = "--keyspace", required = true, description = "The keyspace.")
@@ -52,17 +55,33 @@ final class WorkflowCreateCommand implements Callable<Integer> {
       description = "The servers of the targets, in order (default: the spares).")
   List<String> targetServers;
 
-  @Option(names = "--wait", description = "Return once the copy is done.")
+  @Option(
+      names = "--wait",
+      description =
+          "Return once the copy is done. Ctrl-C stops the waiting only (exit 130): the copy goes"
+              + " on in the daemon.")
   boolean await;
 
   @Override
   public Integer call() throws Exception {
     AdminClient admin = workflow.admin();
-    AdminClient.Answer a = admin.act(name, "create", params());
-    if (WorkflowAdmin.exitCode(a) == ExitCodes.OK && await) {
-      int waited = waitForCopy(admin, name, workflow.err());
-      if (waited != ExitCodes.OK) {
-        return waited;
+    String watch = "; watch it with " + workflow.statusHint(name);
+    AdminClient.Answer a;
+    try (InterruptNotice notice = workflow.notice("the create goes on in the daemon" + watch)) {
+      a = admin.act(name, "create", params());
+      if (WorkflowAdmin.exitCode(a) == ExitCodes.OK && await) {
+        notice.update("the copy goes on in the daemon" + watch);
+        workflow
+            .err()
+            .println(
+                "workflow create: "
+                    + name
+                    + " created; waiting for its copy (Ctrl-C stops the waiting, not the copy)");
+        workflow.err().flush();
+        int waited = waitForCopy(admin);
+        if (waited != ExitCodes.OK) {
+          return waited;
+        }
       }
     }
     return workflow.report(a, name, admin);
@@ -80,31 +99,49 @@ final class WorkflowCreateCommand implements Callable<Integer> {
     return p;
   }
 
-  /** Waits until the copy of {@code name} is done, drawing its progress; returns an exit code. */
-  static int waitForCopy(AdminClient admin, String name, PrintWriter err)
-      throws InterruptedException {
-    ProgressBar bar = new ProgressBar(err, ProgressBar.onTerminal());
+  /**
+   * Waits until the copy is done, drawing its progress; returns an exit code. A copy that failed
+   * ends the wait with {@link ExitCodes#ERROR} and the daemon's reason, as a {@link
+   * FailureDocument} with {@code --output json}.
+   */
+  private int waitForCopy(AdminClient admin) throws InterruptedException {
+    ProgressBar bar = new ProgressBar(workflow.err(), ProgressBar.onTerminal());
     while (true) {
-      AdminClient.Answer s = admin.get("/workflows/" + name);
+      AdminClient.Answer s = admin.workflow(name);
       if (s.status() != 200) {
         bar.finish();
-        err.println("workflow " + name + ": " + s.message());
-        return WorkflowAdmin.exitCode(s);
+        return workflow.failed("workflow create", s);
       }
       JsonNode w = s.body();
-      String state = w.path("state").asText();
       if (w.hasNonNull("copy_error")) {
         bar.finish();
-        err.println("workflow " + name + ": the copy failed: " + w.get("copy_error").asText());
-        return ExitCodes.ERROR;
+        return copyFailed(w.get("copy_error").asText());
       }
       showCopy(bar, name, w.path("copy"));
+      String state = w.path("state").asText();
       if (!state.equals("CREATED") && !state.equals("COPYING")) {
         bar.finish();
         return ExitCodes.OK;
       }
       Thread.sleep(POLL_MILLIS);
     }
+  }
+
+  private int copyFailed(String reason) {
+    String message =
+        "the copy of workflow "
+            + name
+            + " failed: "
+            + reason
+            + ". The workflow stays in the daemon: see "
+            + workflow.statusHint(name)
+            + "; `reshard workflow cancel` abandons it";
+    workflow.err().println("workflow create: " + message);
+    workflow.err().flush();
+    if (workflow.json()) {
+      FailureDocument.print(workflow.out(), message, ExitCodes.ERROR);
+    }
+    return ExitCodes.ERROR;
   }
 
   /** Draws a workflow record's {@code copy} progress, if it has one. */

@@ -30,7 +30,11 @@ final class WorkflowDiffCommand implements Callable<Integer> {
 
   @Mixin WorkflowAdmin workflow;
 
-  @Parameters(index = "0", description = "The workflow's name.")
+  @Parameters(
+      index = "0",
+      paramLabel = "NAME",
+      converter = WorkflowName.class,
+      description = "The workflow's name.")
   String name;
 
   @Option(
@@ -44,7 +48,14 @@ final class WorkflowDiffCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     AdminClient admin = workflow.admin();
-    AdminClient.Answer a = awaitDiff(admin);
+    AdminClient.Answer a;
+    try (InterruptNotice n =
+        workflow.notice(
+            "the diff goes on in the daemon; its result shows in "
+                + workflow.statusHint(name)
+                + " (last diff)")) {
+      a = awaitDiff(admin);
+    }
     int code = exitCode(a);
     print(a, code);
     return code;
@@ -69,7 +80,7 @@ final class WorkflowDiffCommand implements Callable<Integer> {
       try {
         a = call.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
-        JsonNode w = admin.get("/workflows/" + name).body();
+        JsonNode w = admin.workflow(name).body();
         String running = w.path("diff_running").asText("");
         if (!running.isEmpty()) {
           chunksSeen++;
@@ -94,23 +105,26 @@ final class WorkflowDiffCommand implements Callable<Integer> {
   }
 
   /**
-   * Prints the diff's report: with {@code --output json} its data with the workflow's name (and the
-   * error if it did not run); otherwise its message, on standard error if it did not run.
+   * Prints the diff's report: with {@code --output json} its data with the workflow's name and
+   * {@code exit_code} (and {@code error} unless the diff was clean, that message on standard error
+   * too); otherwise its message, on standard error if it did not run.
    */
   private void print(AdminClient.Answer a, int code) {
     boolean ran = code == ExitCodes.OK || code == ExitCodes.VERIFICATION_FAILED;
     JsonNode data = a.body().path("data");
+    if (!ran || (workflow.json() && code != ExitCodes.OK)) {
+      workflow.err().println("workflow diff: " + a.message());
+    }
     if (workflow.json()) {
       ObjectNode doc = data.isObject() ? (ObjectNode) data : WorkflowAdmin.JSON.createObjectNode();
       doc.put("workflow", name);
-      if (!ran) {
+      if (code != ExitCodes.OK) {
         doc.put("error", a.message());
       }
+      doc.put("exit_code", code);
       workflow.out().println(doc.toString());
     } else if (ran) {
       workflow.out().println(a.message());
-    } else {
-      workflow.err().println("workflow diff: " + a.message());
     }
     workflow.out().flush();
     workflow.err().flush();

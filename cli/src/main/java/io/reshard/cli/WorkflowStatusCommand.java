@@ -18,12 +18,16 @@ import picocli.CommandLine.Parameters;
 final class WorkflowStatusCommand implements Callable<Integer> {
   @Mixin WorkflowAdmin workflow;
 
-  @Parameters(index = "0", description = "The workflow's name.")
+  @Parameters(
+      index = "0",
+      paramLabel = "NAME",
+      converter = WorkflowName.class,
+      description = "The workflow's name.")
   String name;
 
   @Override
   public Integer call() throws Exception {
-    AdminClient.Answer a = workflow.admin().get("/workflows/" + name);
+    AdminClient.Answer a = workflow.admin().workflow(name);
     if (a.status() != 200) {
       return workflow.failed("workflow status", a);
     }

@@ -32,7 +32,11 @@ import picocli.CommandLine.Parameters;
 final class WorkflowSwitchTrafficCommand implements Callable<Integer> {
   @Mixin WorkflowAdmin workflow;
 
-  @Parameters(index = "0", description = "The workflow's name.")
+  @Parameters(
+      index = "0",
+      paramLabel = "NAME",
+      converter = WorkflowName.class,
+      description = "The workflow's name.")
   String name;
 
   /** Exactly one of the two. */
@@ -66,7 +70,19 @@ final class WorkflowSwitchTrafficCommand implements Callable<Integer> {
     }
     if (which.reads) {
       if (dryRun) {
-        workflow.out().println("dry run: the next shard map would have the targets serve reads");
+        String message = "dry run: the next shard map would have the targets serve reads";
+        workflow
+            .out()
+            .println(
+                workflow.json()
+                    ? WorkflowAdmin.JSON
+                        .createObjectNode()
+                        .put("workflow", name)
+                        .put("dry_run", true)
+                        .put("message", message)
+                        .put("exit_code", ExitCodes.OK)
+                        .toString()
+                    : message);
         workflow.out().flush();
         return ExitCodes.OK;
       }

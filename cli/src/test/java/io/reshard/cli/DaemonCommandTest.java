@@ -77,6 +77,43 @@ class DaemonCommandTest {
   }
 
   @Test
+  void checkWithOutputJsonIsOneDocumentOfEveryKey() throws Exception {
+    Path f = tmp.resolve("d.yaml");
+    Files.writeString(
+        f,
+        "kafka.bootstrap.servers: k:9092\nadmin.token: a-token-long-enough-1234\n"
+            + "shards: [{keyspace: ks, shard: '-', host: h, user: u, password: pw-1234567,"
+            + " server.id: 3}]\n");
+    Run r =
+        run("daemon", "--config", f.toString(), "--admin-port", "7", "--check", "--output", "json");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+    com.fasterxml.jackson.databind.JsonNode doc =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+    assertEquals("k:9092", doc.path("kafka.bootstrap.servers").asText(), r.out());
+    assertEquals("7", doc.path("admin.port").asText(), r.out());
+    assertEquals("[hidden]", doc.path("admin.token").asText(), r.out());
+    assertTrue(doc.path("shards.0").asText().contains("host=h"), r.out());
+    assertFalse(r.out().contains("a-token-long-enough-1234") || r.out().contains("pw-1234567"));
+    assertEquals(1, r.out().strip().lines().count(), "one document: " + r.out());
+  }
+
+  @Test
+  void aConfigurationProblemWithOutputJsonIsADocument() throws Exception {
+    Run r =
+        run(
+            "daemon",
+            "--config",
+            tmp.resolve("none.yaml").toString(),
+            "--check",
+            "--output",
+            "json");
+    assertEquals(ExitCodes.USAGE, r.exitCode(), r.err());
+    com.fasterxml.jackson.databind.JsonNode doc =
+        OutputJsonTest.failureDocument(new OutputJsonTest.Run(r.exitCode(), r.out(), r.err()));
+    assertTrue(doc.get("error").asText().contains("no such file"), doc.toString());
+  }
+
+  @Test
   void aClusterGivesTheConfigurationAndAnOwnerOnlyTokenFile() throws Exception {
     ClusterDescriptor d =
         new ClusterDescriptor(

@@ -33,6 +33,18 @@ class WorkflowCommandTest {
   }
 
   @Test
+  void workflowNamesAreUrlEncodedInAdminPaths() {
+    assertEquals("/workflows/split1", AdminClient.workflowPath("split1"));
+    assertEquals("/workflows/caf%C3%A9%20a%2Fb%3F", AdminClient.workflowPath("café a/b?"));
+    assertEquals("/workflows/", AdminClient.workflowPath(""));
+    java.net.URI uri =
+        java.net.URI.create("http://127.0.0.1:1").resolve(AdminClient.workflowPath("café a/b?"));
+    assertEquals("/workflows/caf%C3%A9%20a%2Fb%3F", uri.getRawPath(), "one path segment");
+    assertEquals("/workflows/café a/b?", uri.getPath(), "decoded back");
+    assertEquals(null, uri.getQuery());
+  }
+
+  @Test
   void timeoutsReadAsDurations() {
     CommandLine.Model.CommandSpec spec =
         new CommandLine(new WorkflowStatusCommand()).getCommandSpec();

@@ -103,9 +103,9 @@ public final class ClusterDaemon {
     if (p == null) {
       return Optional.empty();
     }
-    boolean stopped = OsProcesses.stop(p.pid(), MARKER, STOP_GRACE);
+    String stopped = OsProcesses.stop(p.pid(), MARKER, STOP_GRACE).describe(STOP_GRACE);
     clear(d, p.pid()); // the daemon clears its entry itself; this covers a killed one
-    return Optional.of(String.format("%-6s %s", "daemon", stopped ? "stopped" : "was not running"));
+    return Optional.of(String.format("%-6s %s", "daemon", stopped));
   }
 
   private static Path normalize(Path dir) {

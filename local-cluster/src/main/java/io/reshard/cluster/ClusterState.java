@@ -40,27 +40,32 @@ final class ClusterState {
     descriptor.write(dir);
   }
 
-  /** Stops server {@code index} and records it as stopped; returns a line for the operator. */
+  /**
+   * Stops server {@code index}, once it has exited records it as stopped, and returns a line for
+   * the operator.
+   */
   String stopServer(int index) {
     MariaDbServer server = new MariaDbServer(dir, descriptor().mariadb().get(index));
-    boolean stopped = server.stop();
+    String stopped = server.stop();
     synchronized (this) {
       descriptor = descriptor.withServerPid(index, 0);
       descriptor.write(dir);
     }
-    return String.format(
-        "%-6s %s", server.descriptor().name(), stopped ? "stopped" : "was not running");
+    return String.format("%-6s %s", server.descriptor().name(), stopped);
   }
 
-  /** Stops the broker and records it as stopped; returns a line for the operator. */
+  /**
+   * Stops the broker, once it has exited records it as stopped, and returns a line for the
+   * operator.
+   */
   String stopBroker() {
     KafkaBroker broker = new KafkaBroker(dir, descriptor().kafka());
-    boolean stopped = broker.stop();
+    String stopped = broker.stop();
     synchronized (this) {
       descriptor = descriptor.withKafkaPid(0);
       descriptor.write(dir);
     }
-    return String.format("%-6s %s", "kafka", stopped ? "stopped" : "was not running");
+    return String.format("%-6s %s", "kafka", stopped);
   }
 
   /** After a failed {@code up}: stops what this call started, leaving what it reused. */

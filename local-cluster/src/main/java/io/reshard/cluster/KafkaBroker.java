@@ -211,8 +211,14 @@ final class KafkaBroker {
     return OsProcesses.isOurs(broker.pid(), marker());
   }
 
-  boolean stop() {
-    return OsProcesses.stop(broker.pid(), marker(), STOP_GRACE);
+  /**
+   * Stops the process (SIGTERM, SIGKILL after {@link #STOP_GRACE}) and returns once it has exited
+   * and its pid is gone.
+   *
+   * @return how it ended, as a line's words: {@code stopped}, {@code was not running}, ...
+   */
+  String stop() {
+    return OsProcesses.stop(broker.pid(), marker(), STOP_GRACE).describe(STOP_GRACE);
   }
 
   private List<String> javaCommand(String mainClass) {

@@ -128,10 +128,12 @@ public final class LocalCluster {
   /**
    * Stops every process of the cluster in {@code dir}, by the pids in its descriptor, and records
    * them as stopped: the pipeline daemon first, if one is recorded ({@link ClusterDaemon#stop}), so
-   * it never sees its sources vanish; then the servers and the broker. Data stays, so a later
-   * {@link #up} restarts on it.
+   * it never sees its sources vanish; then the servers and the broker, in parallel. Returns only
+   * once every process it stopped has exited and its pid is gone: each gets SIGTERM, and SIGKILL if
+   * it has not exited 60 s later (its line says so). Data stays, so a later {@link #up} restarts on
+   * it.
    *
-   * @return one line per process saying whether it was stopped or already down
+   * @return one line per process saying whether it was stopped (and how) or already down
    * @throws ClusterException of kind {@code NO_CLUSTER} if {@code dir} holds no cluster
    */
   public static List<String> down(Path dir) {

@@ -262,7 +262,13 @@ final class MariaDbServer {
   }
 
   /** Stops the server (SIGTERM, SIGKILL after a grace period); true if it was running. */
-  boolean stop() {
-    return OsProcesses.stop(server.pid(), marker(), STOP_GRACE);
+  /**
+   * Stops the process (SIGTERM, SIGKILL after {@link #STOP_GRACE}) and returns once it has exited
+   * and its pid is gone.
+   *
+   * @return how it ended, as a line's words: {@code stopped}, {@code was not running}, ...
+   */
+  String stop() {
+    return OsProcesses.stop(server.pid(), marker(), STOP_GRACE).describe(STOP_GRACE);
   }
 }

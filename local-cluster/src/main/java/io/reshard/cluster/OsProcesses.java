@@ -79,49 +79,109 @@ final class OsProcesses {
     return commandLine(pid).map(c -> c.contains(marker)).orElse(false);
   }
 
+  /** How long a process gets to exit after SIGKILL before {@link #stop} gives up on it. */
+  static final Duration KILL_WAIT = Duration.ofSeconds(10);
+
   /**
-   * Stops {@code pid} if it is ours: SIGTERM, then SIGKILL after {@code grace}.
-   *
-   * @return true if a process was stopped, false if none of ours was running
-   * @throws ClusterException if it is still running after SIGKILL
+   * How long {@link #stop} waits, once a process has exited, for its parent to collect its exit
+   * status, so that its pid is gone when {@code stop} returns (an init that reaps slowly, as in
+   * some containers and VMs, takes about a second).
    */
-  static boolean stop(long pid, String marker, Duration grace) {
+  static final Duration REAP_WAIT = Duration.ofSeconds(10);
+
+  /**
+   * How {@link #stop} ended.
+   *
+   * @param wasRunning whether one of ours ran under the pid
+   * @param killed whether it took SIGKILL, since it had not exited within the grace after SIGTERM
+   * @param reaped whether its pid is gone; false if its parent had not collected its exit status
+   *     within {@link #REAP_WAIT} (a zombie, which holds no port, file or memory)
+   */
+  record Stop(boolean wasRunning, boolean killed, boolean reaped) {
+    /** Nothing of ours ran under the pid. */
+    static final Stop NOT_RUNNING = new Stop(false, false, true);
+
+    /** The words for the operator's line, e.g. {@code stopped}. */
+    String describe(Duration grace) {
+      if (!wasRunning) {
+        return "was not running";
+      }
+      String s =
+          killed
+              ? "stopped with SIGKILL (it had not exited " + grace.toSeconds() + " s after SIGTERM)"
+              : "stopped";
+      return reaped ? s : s + "; it has exited, but its parent has not collected its exit status";
+    }
+  }
+
+  /**
+   * Stops {@code pid} if it is ours and returns once it has exited and its pid is gone: SIGTERM,
+   * then SIGKILL if it has not exited after {@code grace}. Waiting goes by the process handle,
+   * which knows the process's start time, so a pid the kernel recycles meanwhile is never waited
+   * for nor signalled; a process counts as exited once it is a zombie (its command line reads empty
+   * before that, while its threads still wind down, so the marker cannot tell).
+   *
+   * @return how it ended
+   * @throws ClusterException if it is still running {@link #KILL_WAIT} after SIGKILL
+   */
+  static Stop stop(long pid, String marker, Duration grace) {
     if (!isOurs(pid, marker)) {
-      return false;
+      return Stop.NOT_RUNNING;
     }
     ProcessHandle handle = ProcessHandle.of(pid).orElse(null);
     if (handle == null) {
-      return false;
+      return Stop.NOT_RUNNING;
     }
     handle.destroy();
-    if (waitForExit(pid, marker, grace)) {
-      return true;
+    boolean killed = !awaitExit(handle, grace);
+    if (killed) {
+      handle.destroyForcibly();
+      if (!awaitExit(handle, KILL_WAIT)) {
+        throw new ClusterException(
+            ClusterException.Kind.OTHER,
+            "process " + pid + " did not exit even " + KILL_WAIT.toSeconds() + " s after SIGKILL");
+      }
     }
-    handle.destroyForcibly();
-    if (waitForExit(pid, marker, Duration.ofSeconds(10))) {
-      return true;
-    }
-    throw new ClusterException(
-        ClusterException.Kind.OTHER, "process " + pid + " did not stop even after SIGKILL");
+    return new Stop(true, killed, awaitGone(handle, REAP_WAIT));
   }
 
-  /** Sends SIGKILL to {@code pid} if it is ours and waits for it to go. */
-  static void kill(long pid, String marker) {
-    if (isOurs(pid, marker)) {
-      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-      waitForExit(pid, marker, Duration.ofSeconds(10));
-    }
-  }
-
-  private static boolean waitForExit(long pid, String marker, Duration timeout) {
+  /** Waits until {@code handle}'s process has exited (is a zombie or gone); false on timeout. */
+  private static boolean awaitExit(ProcessHandle handle, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (isOurs(pid, marker)) {
+    while (handle.isAlive() && !isZombie(handle.pid())) {
       if (System.nanoTime() > deadline) {
         return false;
       }
-      sleep(Duration.ofMillis(50));
+      sleep(Duration.ofMillis(20));
     }
     return true;
+  }
+
+  /** Waits until {@code handle}'s pid is gone (its exit status collected); false on timeout. */
+  private static boolean awaitGone(ProcessHandle handle, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (handle.isAlive()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      sleep(Duration.ofMillis(20));
+    }
+    return true;
+  }
+
+  /**
+   * True if {@code pid} is a zombie: exited, its exit status not yet collected. The state is the
+   * field after the command name in {@code /proc/PID/stat}; the name is in parentheses and may hold
+   * spaces or parentheses itself, so the field is found after the last {@code ')'}.
+   */
+  static boolean isZombie(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      int close = stat.lastIndexOf(')');
+      return close >= 0 && stat.startsWith(" Z", close + 1);
+    } catch (IOException e) {
+      return false; // gone: not a zombie (isAlive says the rest)
+    }
   }
 
   /** True if nothing listens on {@code 127.0.0.1:port} (a bind attempt succeeds). */

@@ -92,6 +92,20 @@ public final class WorkflowSpecValidator {
   }
 
   /**
+   * Checks the rule for workflow names, which key the workflows topic and name the copy state in
+   * the targets: a letter or digit, then letters, digits, '.', '_' and '-', at most 64 in all. The
+   * operator CLI applies it too, before it sends a request.
+   *
+   * @throws IllegalArgumentException naming the rule if {@code name} breaks it
+   */
+  public static void checkName(String name) {
+    if (!name.matches(NAME_PATTERN)) {
+      throw new IllegalArgumentException(
+          "workflow name " + name + ": use letters, digits, '.', '_' and '-' (at most 64)");
+    }
+  }
+
+  /**
    * Checks a request for a new workflow.
    *
    * @param name the workflow's name
@@ -102,10 +116,7 @@ public final class WorkflowSpecValidator {
    * @throws SwitchRefusedException if the keyspace's state refuses it; nothing was written
    */
   public Request validate(String name, Map<String, String> params) {
-    if (!name.matches(NAME_PATTERN)) {
-      throw new IllegalArgumentException(
-          "workflow name " + name + ": use letters, digits, '.', '_' and '-' (at most 64)");
-    }
+    checkName(name);
     if (store.load(name).isPresent()) {
       throw new SwitchRefusedException(
           "a workflow named " + name + " exists already; choose another name");
