@@ -100,9 +100,11 @@ final class WorkflowCreateCommand implements Callable<Integer> {
   }
 
   /**
-   * Waits until the copy is done, drawing its progress; returns an exit code. A copy that failed
-   * ends the wait with {@link ExitCodes#ERROR} and the daemon's reason, as a {@link
-   * FailureDocument} with {@code --output json}.
+   * Waits until the copy is done, drawing its progress; returns an exit code. A copy that stopped
+   * on a failure the daemon heals by itself (a server or the broker that went away: {@code
+   * copy_heals}) is waited for; one that waits for the operator ends the wait with {@link
+   * ExitCodes#ERROR} and the daemon's reason, as a {@link FailureDocument} with {@code --output
+   * json}.
    */
   private int waitForCopy(AdminClient admin) throws InterruptedException {
     ProgressBar bar = new ProgressBar(workflow.err(), ProgressBar.onTerminal());
@@ -113,7 +115,7 @@ final class WorkflowCreateCommand implements Callable<Integer> {
         return workflow.failed("workflow create", s);
       }
       JsonNode w = s.body();
-      if (w.hasNonNull("copy_error")) {
+      if (w.hasNonNull("copy_error") && !w.path("copy_heals").asBoolean(false)) {
         bar.finish();
         return copyFailed(w.get("copy_error").asText());
       }
@@ -135,7 +137,8 @@ final class WorkflowCreateCommand implements Callable<Integer> {
             + reason
             + ". The workflow stays in the daemon: see "
             + workflow.statusHint(name)
-            + "; `reshard workflow cancel` abandons it";
+            + "; once the cause is fixed `reshard workflow resume` goes on with the copy from where"
+            + " it stopped, and `reshard workflow cancel` abandons it";
     workflow.err().println("workflow create: " + message);
     workflow.err().flush();
     if (workflow.json()) {

@@ -52,6 +52,14 @@ final class HostedWorkflow {
   }
 
   /**
+   * True if the copy stopped on a failure that trying again can heal, so the daemon starts it again
+   * by itself; false while it runs, once it is done, or when it waits for {@code resume}.
+   */
+  boolean copyHeals() {
+    return stoppedCopy().map(HostedWorkflow::retriable).orElse(false);
+  }
+
+  /**
    * Runs (or continues) the copy on a thread of its own; a failure is recorded on the workflow
    * through {@code engine} and kept for {@link #copyProblem}.
    */

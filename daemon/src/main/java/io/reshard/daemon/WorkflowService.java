@@ -494,6 +494,6 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       return WorkflowViews.notHosted();
     }
     Workflow stored = h.runner.workflow();
-    return WorkflowViews.hosted(stored, h.runner.status(), h.copyError());
+    return WorkflowViews.hosted(stored, h.runner.status(), h.copyError(), h.copyHeals());
   }
 }

@@ -50,13 +50,16 @@ final class WorkflowViews {
 
   /**
    * What the hosting daemon adds to a workflow's record: {@code hosted, state, copy_done,
-   * max_lag_ms, streams, [last_error], [copy], diff_running, [copy_error], generation}.
+   * max_lag_ms, streams, [last_error], [copy], diff_running, [copy_error, copy_heals], generation}.
    *
    * @param stored the runner's record, read before {@code s}
    * @param s the runner's status
    * @param copyError why the copy thread ended, or null
+   * @param copyHeals true if the daemon starts that copy again by itself (the failure was one that
+   *     trying again can heal); false if it waits for {@code resume}
    */
-  static Map<String, Object> hosted(Workflow stored, WorkflowStatus s, String copyError) {
+  static Map<String, Object> hosted(
+      Workflow stored, WorkflowStatus s, String copyError, boolean copyHeals) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("hosted", true);
     // the runner's record is never older than the one read from the topic just before
@@ -89,6 +92,7 @@ final class WorkflowViews {
     m.put("diff_running", s.diff());
     if (copyError != null) {
       m.put("copy_error", copyError);
+      m.put("copy_heals", copyHeals);
     }
     m.put("generation", stored.generation());
     return m;
