@@ -29,8 +29,9 @@ final class WrittenNothing {
         .toList();
   }
 
+  /** Shard {@code shard} on {@code s}; capture would present server id 9000 + the server's id. */
   static ShardServer server(String shard, ClusterDescriptor.Server s) {
-    return new ShardServer(shard, s.name(), s.host(), s.port(), s.user(), "", 0);
+    return new ShardServer(shard, s.name(), s.host(), s.port(), s.user(), "", 9000 + s.serverId());
   }
 
   /** True if {@code database} exists on the server. */
