@@ -1,12 +1,15 @@
 package io.reshard.cli;
 
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.daemon.ServerDirectory;
 import io.reshard.router.KeyRange;
 import io.reshard.router.KeyRangePartition;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapTopicConfig;
 import io.reshard.router.VSchema;
+import io.reshard.switcher.KafkaWorkflowStore;
 import io.reshard.switcher.KeyspaceInitPhase;
+import io.reshard.switcher.SetVSchemaPhase;
 import io.reshard.switcher.ShardServer;
 import io.reshard.switcher.SwitchRefusedException;
 import java.io.IOException;
@@ -24,14 +27,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code reshard keyspace init}: version 1 of a keyspace's shard map for shards holding data.
- * Parses and places the shards, runs {@link KeyspaceInitPhase}, prints the map.
+ * {@code reshard keyspace init}: version 1 of a keyspace's shard map for shards holding data; and
+ * {@code reshard keyspace set-vschema}: a new version with another vschema. Each parses, places the
+ * shards, runs its phase ({@link KeyspaceInitPhase}, {@link SetVSchemaPhase}) and prints the map.
  */
 @Command(
     name = "keyspace",
     mixinStandardHelpOptions = true,
     description = "Keyspace commands.",
-    subcommands = {KeyspaceCommand.Init.class})
+    subcommands = {KeyspaceCommand.Init.class, KeyspaceCommand.SetVSchema.class})
 final class KeyspaceCommand {
 
   /** {@code keyspace init}. */
@@ -41,7 +45,12 @@ final class KeyspaceCommand {
       description = {
         "Publish version 1 of a keyspace's shard map for shards that already hold its data:"
             + " creates the _reshard tables and each shard's fence row (epoch 1, writable) on its"
-            + " server, then publishes the map. Refused if the keyspace has a map already.",
+            + " server, then publishes the map. Refused (exit 3, every reason at once, nothing"
+            + " written) if the keyspace has a map already (replace its vschema with `keyspace"
+            + " set-vschema`), its name is not 1 to 64 ASCII letters, digits and '_', a server"
+            + " lacks its database, or the vschema does not fit the servers' tables: a missing"
+            + " table or column, a vindex type that cannot map its column, an unsharded vschema,"
+            + " a missing lookup table, or rows whose sharding key is NULL or unmappable.",
         "With --cluster DIR the shards are the cluster's shard servers in order (or --servers);"
             + " the keyspace is the database of that name on each. With --config FILE each shard's"
             + " server is its shards[] entry (keyspace, shard).",
@@ -74,7 +83,7 @@ final class KeyspaceCommand {
 
     @Override
     public Integer call() throws Exception {
-      VSchema vschema = readVSchema();
+      VSchema vschema = readVSchema(spec, vschemaFile);
       List<KeyRange> ranges = parseShards();
       List<ShardServer> placed = place(ranges);
       ShardMapTopicConfig topic =
@@ -103,18 +112,6 @@ final class KeyspaceCommand {
         }
       }
       out.flush();
-    }
-
-    private VSchema readVSchema() {
-      try {
-        return VSchema.parse(Files.readString(vschemaFile, StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--vschema: cannot read " + vschemaFile + ": " + e.getMessage());
-      } catch (RuntimeException e) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--vschema " + vschemaFile + ": " + e.getMessage());
-      }
     }
 
     private List<KeyRange> parseShards() {
@@ -158,6 +155,104 @@ final class KeyspaceCommand {
         }
       }
       return placed;
+    }
+  }
+
+  /** {@code keyspace set-vschema}. */
+  @Command(
+      name = "set-vschema",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Replace a keyspace's vschema: publishes the next version of its shard map with the same"
+            + " shards, servers and epochs and the new vschema, through the keyspace's fenced"
+            + " publisher; routers pick it up with that version. Rows are not moved.",
+        "Checked first against the server of every shard in the map, as keyspace init checks:"
+            + " every table and column exists, each vindex type maps its column, the vschema is"
+            + " sharded, lookup tables exist, and no row's sharding key is NULL or unmappable."
+            + " Refused (exit 3, every reason at once, nothing written) while a workflow of the"
+            + " keyspace is unfinished, read from the workflows topic as the daemon keeps it.",
+        "With --cluster DIR the shards' servers are the cluster's; with --config FILE its"
+            + " shards[] entries. A vschema equal to the current one publishes nothing (exit 0)."
+      })
+  static final class SetVSchema implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Mixin ClusterTarget target;
+
+    @Option(names = "--keyspace", required = true, description = "The keyspace (database) name.")
+    String keyspace;
+
+    @Option(
+        names = "--vschema",
+        required = true,
+        description = "The keyspace's new vschema (JSON).")
+    Path vschemaFile;
+
+    @Override
+    public Integer call() throws Exception {
+      VSchema vschema = readVSchema(spec, vschemaFile);
+      ShardMapTopicConfig topic =
+          ShardMapTopicConfig.builder()
+              .bootstrapServers(target.bootstrap())
+              .topic(target.shardmapsTopic())
+              .build();
+      ServerDirectory servers = target.servers();
+      SetVSchemaPhase.Result result;
+      try (KafkaWorkflowStore workflows =
+          KafkaWorkflowStore.open(target.bootstrap(), workflowsTopic())) {
+        result = new SetVSchemaPhase(keyspace, vschema, topic, workflows, servers::server).run();
+      } catch (SwitchRefusedException e) {
+        throw new CommandFailure(ExitCodes.REFUSED, e.getMessage());
+      }
+      print(result);
+      return ExitCodes.OK;
+    }
+
+    /** The workflows topic the daemon of this cluster or configuration keeps. */
+    private String workflowsTopic() {
+      return target.clusterDir() != null
+          ? KafkaWorkflowStore.DEFAULT_TOPIC
+          : target.config().workflowsTopic();
+    }
+
+    private void print(SetVSchemaPhase.Result result) {
+      PrintWriter out = spec.commandLine().getOut();
+      ShardMap map = result.map();
+      if (target.json()) {
+        out.println(map.toJson());
+      } else if (result.published()) {
+        out.println(
+            "keyspace "
+                + keyspace
+                + ": shard map version "
+                + map.version()
+                + " published with the new vschema; shards and epochs unchanged");
+      } else {
+        out.println(
+            "keyspace "
+                + keyspace
+                + ": version "
+                + map.version()
+                + " has this vschema already; nothing published");
+      }
+      out.flush();
+    }
+  }
+
+  /**
+   * Reads and parses a vschema file.
+   *
+   * @throws CommandLine.ParameterException (exit 2) if it cannot be read or is not a vschema
+   */
+  static VSchema readVSchema(CommandLine.Model.CommandSpec spec, Path file) {
+    try {
+      return VSchema.parse(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--vschema: cannot read " + file + ": " + e.getMessage());
+    } catch (RuntimeException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--vschema " + file + ": " + e.getMessage());
     }
   }
 

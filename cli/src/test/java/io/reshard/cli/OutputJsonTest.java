@@ -133,7 +133,7 @@ class OutputJsonTest {
         // had it reached for the daemon, the stopped cluster would refuse it with exit 3
         assertEquals(ExitCodes.USAGE, r.exitCode(), verb + " '" + name + "': " + r.err());
         assertTrue(
-            r.err().contains("use letters, digits, '.', '_' and '-' (at most 64)"),
+            r.err().contains("use 1 to 64 ASCII letters, digits, '.', '_' and '-'"),
             verb + " '" + name + "': " + r.err());
         assertFalse(r.err().contains("not running"), r.err());
         assertTrue(failureDocument(r).get("error").asText().contains("workflow name"), r.out());

@@ -134,7 +134,7 @@ class WorkflowFailuresIT {
     for (String name : List.of("", "a/b", "two words", "café")) {
       OutputJsonTest.Run r = create(name, "--output", "json");
       assertEquals(ExitCodes.USAGE, r.exitCode(), "'" + name + "': " + r.err());
-      assertTrue(r.err().contains("use letters, digits"), r.err());
+      assertTrue(r.err().contains("ASCII letters, digits"), r.err());
       assertFalse(r.err().contains("no such endpoint") || r.err().contains("Illegal character"));
       failureDocument(r);
     }

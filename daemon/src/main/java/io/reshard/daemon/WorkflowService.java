@@ -473,8 +473,16 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     return r;
   }
 
+  /**
+   * The keyspace's publisher; one that has learnt it was fenced (a {@code keyspace set-vschema}
+   * published since, see {@link ShardMapPublisher#isFenced()}) is replaced by a new one.
+   */
   private ShardMapPublisher publisher(String keyspace) {
     synchronized (publishers) {
+      ShardMapPublisher cached = publishers.get(keyspace);
+      if (cached != null && cached.isFenced()) {
+        publishers.remove(keyspace).close();
+      }
       return publishers.computeIfAbsent(
           keyspace,
           k ->

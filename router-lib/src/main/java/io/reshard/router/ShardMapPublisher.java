@@ -183,6 +183,17 @@ public final class ShardMapPublisher implements AutoCloseable {
     return List.copyOf(versions.values());
   }
 
+  /**
+   * True once this publisher knows that a newer publisher of the keyspace took over: a publish of
+   * its own failed as fenced, or {@link #newest()} or {@link #history()} read a version that it did
+   * not publish after it had read the topic to its end once (only a publisher opened later can have
+   * written that). A fenced publisher still reads; to publish, open a new one. A publisher that has
+   * neither published nor read since the takeover cannot know it yet.
+   */
+  public synchronized boolean isFenced() {
+    return fenced;
+  }
+
   /** Closes the producer and the consumer. Idempotent. */
   @Override
   public synchronized void close() {
@@ -201,8 +212,13 @@ public final class ShardMapPublisher implements AutoCloseable {
 
   // ---- private ----
 
-  /** Reads the records added since the last call, up to the topic's end. */
+  /**
+   * Reads the records added since the last call, up to the topic's end. A version read after the
+   * first complete read that this publisher did not commit itself was written by a publisher opened
+   * later, which fenced this one (class comment): from then on {@link #isFenced()}.
+   */
   private void catchUp() {
+    boolean sawEverythingBefore = complete;
     reader.readToEnd(
         admin,
         config.timeout(),
@@ -210,6 +226,14 @@ public final class ShardMapPublisher implements AutoCloseable {
           ShardMap before = versions.put(map.version(), map);
           if (before != null && !before.equals(map)) {
             LOG.warn("{} was written again with other content; the later record wins", map);
+          }
+          if (sawEverythingBefore && !map.equals(before) && !fenced) {
+            fenced = true;
+            LOG.warn(
+                "{} was published by another publisher of {}: publisher {} is fenced",
+                map,
+                keyspace,
+                transactionalId);
           }
         });
     complete = true;

@@ -325,6 +325,25 @@ class ShardMapTopicIT {
   }
 
   @Test
+  void aPublisherThatReadsAVersionItDidNotPublishKnowsItWasFenced() {
+    ShardMapPublisher first = publisher(KS);
+    ShardMap v1 = v1(KS);
+    first.publish(v1);
+    assertEquals(Optional.of(v1), first.newest());
+    assertFalse(first.isFenced(), "reading back its own version");
+
+    ShardMapPublisher second = publisher(KS);
+    ShardMap v2 = next(v1, "second");
+    second.publish(v2);
+    assertFalse(first.isFenced(), "it cannot know before it reads or writes");
+    assertEquals(Optional.of(v2), first.newest(), "it still reads");
+    assertTrue(first.isFenced());
+    assertThrows(ShardMapPublisherFencedException.class, () -> first.publish(next(v2, "first")));
+    assertFalse(second.isFenced());
+    assertEquals(List.of(v1, v2), second.history());
+  }
+
+  @Test
   void historyListsEveryVersionInOrder() {
     ShardMapPublisher publisher = publisher(KS);
     List<ShardMap> published = new ArrayList<>();

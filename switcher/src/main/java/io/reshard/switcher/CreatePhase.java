@@ -2,7 +2,6 @@ package io.reshard.switcher;
 
 import io.reshard.core.position.GtidPosition;
 import io.reshard.core.schema.TableSchemaReader;
-import io.reshard.router.KeyRange;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,13 +14,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Phase 1 of a workflow: checks what DESIGN 6 refuses (every problem at once, nothing written),
- * creates the target tables from the source's own definitions (same columns, keys and generated
- * columns; triggers are not part of a table definition and are not copied), closes the targets'
- * fence rows, makes sure capture covers each source and reads P0, stores the workflow's first
- * record with P0 and only then starts the forward streams from it. The rules a new workflow's
- * request must pass before a spec exists (names, servers, other workflows) are {@link
- * WorkflowSpecValidator}'s.
+ * Phase 1 of a workflow: checks what DESIGN 6 refuses (every problem at once, nothing written: the
+ * keyspace name, the ranges, the vschema against the source's tables and rows ({@link
+ * VSchemaCheck}), the moved tables themselves, and empty targets), creates the target tables from
+ * the source's own definitions (same columns, keys and generated columns; triggers are not part of
+ * a table definition and are not copied), closes the targets' fence rows, makes sure capture covers
+ * each source and reads P0, stores the workflow's first record with P0 and only then starts the
+ * forward streams from it. The rules a new workflow's request must pass before a spec exists
+ * (names, servers, other workflows) are {@link WorkflowSpecValidator}'s.
  */
 final class CreatePhase implements Phase {
   private final WorkflowSpec spec;
@@ -66,15 +66,7 @@ final class CreatePhase implements Phase {
 
   /** Refuses, or creates the target tables and fences and returns P0 per source shard. */
   private Map<String, GtidPosition> prepare() throws Exception {
-    List<String> problems = preflight();
-    if (!problems.isEmpty()) {
-      throw new SwitchRefusedException(
-          "workflow "
-              + spec.name()
-              + " not created: "
-              + String.join("; ", problems)
-              + ". Nothing was written");
-    }
+    preflight().throwIfAny("workflow " + spec.name() + " not created");
     for (ShardServer t : spec.targets()) {
       createTables(spec.sources().get(0), t);
       ServerFence.closed(t, spec.keyspace());
@@ -97,68 +89,64 @@ final class CreatePhase implements Phase {
     return m;
   }
 
-  private List<String> preflight() throws SQLException {
-    List<String> problems = new ArrayList<>(rangeProblems(spec));
-    ShardServer source = spec.sources().get(0);
-    try (Connection c = ServerFence.connect(source)) {
-      for (String table : spec.tables()) {
-        problems.addAll(
-            TableSchemaReader.refusals(c, spec.keyspace(), table, "source " + source.shard()));
+  /** Every reason to refuse the workflow, from the request and from every server's state. */
+  private RefusalReasons preflight() throws SQLException {
+    RefusalReasons reasons = new RefusalReasons();
+    NameRules.keyspaceProblem(spec.keyspace()).ifPresent(reasons::add);
+    reasons.addAll(rangeProblems(spec));
+    VSchemaCheck vschema = new VSchemaCheck(spec.keyspace(), spec.vschema(), reasons);
+    vschema.document();
+    for (ShardServer source : spec.sources()) {
+      String where = "source " + source.shard();
+      try (Connection c = VSchemaCheck.connect(source)) {
+        vschema.server(c, where, true);
+        for (String table : spec.tables()) {
+          if (exists(c, table)) { // a missing one is the vschema check's reason
+            TableSchemaReader.refusals(c, spec.keyspace(), table, where)
+                .forEach(p -> reasons.add(p, where));
+          }
+        }
       }
     }
     for (ShardServer t : spec.targets()) {
-      try (Connection c = ServerFence.connect(t)) {
-        for (String table : spec.tables()) {
-          if (exists(c, table)) {
-            try (Statement st = c.createStatement();
-                ResultSet rs =
-                    st.executeQuery(
-                        "SELECT 1 FROM `" + spec.keyspace() + "`.`" + table + "` LIMIT 1")) {
-              if (rs.next()) {
-                problems.add(
-                    "target "
-                        + t.shard()
-                        + " already has rows in "
-                        + table
-                        + "; a workflow needs empty targets");
-              }
+      nonEmptyTargetTables(t)
+          .forEach(
+              table ->
+                  reasons.add(
+                      "table " + table + " already has rows; a workflow needs empty targets",
+                      "target " + t.shard()));
+    }
+    return reasons;
+  }
+
+  /** The moved tables that exist on target {@code t} and hold a row. */
+  private List<String> nonEmptyTargetTables(ShardServer t) throws SQLException {
+    List<String> nonEmpty = new ArrayList<>();
+    try (Connection c = ServerFence.connect(t)) {
+      for (String table : spec.tables()) {
+        if (exists(c, table)) {
+          try (Statement st = c.createStatement();
+              ResultSet rs =
+                  st.executeQuery(
+                      "SELECT 1 FROM `" + spec.keyspace() + "`.`" + table + "` LIMIT 1")) {
+            if (rs.next()) {
+              nonEmpty.add(table);
             }
           }
         }
       }
     }
-    return problems;
+    return nonEmpty;
   }
 
   /**
    * The targets' ranges must partition the sources' ranges exactly: no overlap, no gap, nothing
-   * outside (DESIGN 6).
+   * outside, none equal to a source's range ({@link TargetRanges}, DESIGN 6).
    */
   static List<String> rangeProblems(WorkflowSpec spec) {
-    List<KeyRange> sources = spec.sources().stream().map(ShardServer::range).toList();
-    List<KeyRange> targets = spec.targets().stream().map(ShardServer::range).toList();
-    try {
-      KeyRange from = KeyRange.mergeAll(sources);
-      KeyRange to = KeyRange.mergeAll(targets);
-      if (!from.equals(to)) {
-        return List.of(
-            "the targets "
-                + MapChanges.names(spec.targets())
-                + " cover "
-                + to.name()
-                + ", not the sources' range "
-                + from.name());
-      }
-      return List.of();
-    } catch (IllegalArgumentException e) {
-      return List.of(
-          "the ranges of "
-              + MapChanges.names(spec.sources())
-              + " -> "
-              + MapChanges.names(spec.targets())
-              + " do not form one contiguous range each: "
-              + e.getMessage());
-    }
+    return TargetRanges.problems(
+        spec.sources().stream().map(ShardServer::range).toList(),
+        spec.targets().stream().map(ShardServer::range).toList());
   }
 
   private void createTables(ShardServer source, ShardServer target) throws SQLException {

@@ -1,6 +1,5 @@
 package io.reshard.switcher;
 
-import io.reshard.core.schema.TableSchemaReader;
 import io.reshard.router.ReshardSchema;
 import io.reshard.router.ShardAssignment;
 import io.reshard.router.ShardMap;
@@ -11,13 +10,19 @@ import io.reshard.router.VSchema;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Keyspace init, the step before any workflow ({@code reshard keyspace init}): version 1 of a
- * keyspace's shard map for shards whose servers already hold the keyspace's database. Refuses, with
- * nothing written, if the keyspace has a shard map already or its database is missing on a shard's
- * server (every such server named at once); otherwise creates the {@code _reshard} tables and each
+ * keyspace's shard map for shards whose servers already hold the keyspace's database.
+ *
+ * <p>Refuses, naming every reason at once and with nothing written anywhere: a keyspace name
+ * outside {@link NameRules}; a keyspace that has a shard map already (its vschema is replaced with
+ * {@link SetVSchemaPhase}); one server named for two shards; a shard's server without the
+ * keyspace's database; and everything {@link VSchemaCheck} finds in the vschema and on every
+ * shard's server, existing rows included. Otherwise creates the {@code _reshard} tables and each
  * shard's fence row (epoch 1, writable) on its server, then publishes the map with every shard
  * serving reads and writes. Not thread-safe; run once.
  */
@@ -51,36 +56,29 @@ public final class KeyspaceInitPhase implements Phase {
    * Runs the step.
    *
    * @return the published version 1
-   * @throws SwitchRefusedException if the keyspace has a map already or its database is missing on
-   *     a shard's server; nothing was written
-   * @throws SQLException if a shard's server refuses a statement
+   * @throws SwitchRefusedException naming every reason it is refused; nothing was written
+   * @throws SQLException if a shard's server cannot be read or refuses a statement
    */
   public ShardMap run() throws SQLException {
-    List<ShardMap> existing = ShardMapTopic.history(topic, keyspace);
+    RefusalReasons reasons = new RefusalReasons();
+    NameRules.keyspaceProblem(keyspace).ifPresent(reasons::add);
+    List<ShardMap> existing =
+        reasons.isEmpty() ? ShardMapTopic.history(topic, keyspace) : List.of();
     if (!existing.isEmpty()) {
-      throw new SwitchRefusedException(
+      reasons.add(
           "keyspace "
               + keyspace
               + " has a shard map already (version "
               + existing.get(existing.size() - 1).version()
-              + "); see `reshard shardmap show --keyspace "
+              + "; see `reshard shardmap show --keyspace "
               + keyspace
-              + "`");
+              + "`); to replace its vschema, run `reshard keyspace set-vschema`");
     }
-    List<String> missing = new ArrayList<>();
-    for (ShardServer s : shards) {
-      if (!databaseExists(s)) {
-        missing.add(s.endpointRef() + " (shard " + s.shard() + ")");
-      }
-    }
-    if (!missing.isEmpty()) {
-      throw new SwitchRefusedException(
-          "the keyspace database "
-              + keyspace
-              + " does not exist on "
-              + String.join(", ", missing)
-              + "; create it (with its data) first. Nothing was written");
-    }
+    sharedServers().forEach(reasons::add);
+    VSchemaCheck check = new VSchemaCheck(keyspace, vschema, reasons);
+    check.document();
+    check.shards(shards);
+    reasons.throwIfAny("keyspace init of " + keyspace + " refused");
     List<ShardAssignment> assignments = new ArrayList<>();
     for (ShardServer s : shards) {
       try (Connection c = ServerFence.connect(s)) {
@@ -96,9 +94,25 @@ public final class KeyspaceInitPhase implements Phase {
     return v1;
   }
 
-  private boolean databaseExists(ShardServer s) throws SQLException {
-    try (Connection c = ServerFence.connect(s)) {
-      return TableSchemaReader.databaseExists(c, keyspace);
+  /** One database per keyspace per server (DESIGN 2): each shard needs a server of its own. */
+  private List<String> sharedServers() {
+    Map<String, List<String>> byServer = new LinkedHashMap<>();
+    for (ShardServer s : shards) {
+      byServer.computeIfAbsent(s.endpointRef(), k -> new ArrayList<>()).add(s.shard());
     }
+    List<String> problems = new ArrayList<>();
+    byServer.forEach(
+        (server, names) -> {
+          if (names.size() > 1) {
+            problems.add(
+                "server "
+                    + server
+                    + " is named for shards "
+                    + String.join(", ", names)
+                    + ": each shard needs a server of its own (one database per keyspace per"
+                    + " server)");
+          }
+        });
+    return problems;
   }
 }

@@ -2,11 +2,12 @@ package io.reshard.switcher;
 
 /**
  * One step of the reshard runbook (DESIGN 4.8, docs/workflow.md), each its own class, in the order
- * an operator runs them: {@link KeyspaceInitPhase} (once per keyspace, before any workflow), then
- * per workflow {@link CreatePhase}, {@link CopyPhase}, {@link DiffPhase} (a diff, or a repair then
- * a diff), {@link SwitchReadsPhase}, {@link SwitchWritesPhase}, and then {@link CompletePhase}, or
- * {@link ReverseTrafficPhase} to move writes back; {@link CancelPhase} abandons a workflow before
- * any write switch. {@link WorkflowRunner} calls them in that order and is the only caller of the
+ * an operator runs them: {@link KeyspaceInitPhase} (once per keyspace, before any workflow; {@link
+ * SetVSchemaPhase} replaces the keyspace's vschema later, between workflows), then per workflow
+ * {@link CreatePhase}, {@link CopyPhase}, {@link DiffPhase} (a diff, or a repair then a diff),
+ * {@link SwitchReadsPhase}, {@link SwitchWritesPhase}, and then {@link CompletePhase}, or {@link
+ * ReverseTrafficPhase} to move writes back; {@link CancelPhase} abandons a workflow before any
+ * write switch. {@link WorkflowRunner} calls them in that order and is the only caller of the
  * workflow phases.
  *
  * <p>A phase object is made for one run of its step. It reads what it needs from the workflow's
@@ -18,6 +19,7 @@ package io.reshard.switcher;
  */
 public sealed interface Phase
     permits KeyspaceInitPhase,
+        SetVSchemaPhase,
         CreatePhase,
         CopyPhase,
         DiffPhase,

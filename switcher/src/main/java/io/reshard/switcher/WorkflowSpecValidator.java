@@ -16,20 +16,19 @@ import java.util.function.Predicate;
 
 /**
  * The rules a request for a new workflow must pass before its {@link WorkflowSpec} exists and
- * before anything is written: a usable name not taken yet, the keyspace's shard map and the source
- * shard in it, no other unfinished workflow on that shard, and one known server of its own per
+ * before anything is written: a workflow name ({@link NameRules}) not taken yet, a keyspace name
+ * ({@link NameRules}) with a shard map and the source shard in it, targets that divide the source's
+ * range exactly ({@link TargetRanges}: each target equal to the source's range or outside it named
+ * on its own), no other unfinished workflow on that shard, and one known server of its own per
  * target that holds no shard of the keyspace (one database per keyspace per server, DESIGN 2). The
  * checks that need the shard servers themselves are {@link CreatePhase}'s.
  *
- * <p>Errors: {@link IllegalArgumentException} for a malformed request (a bad name, a missing or
- * malformed parameter, an unknown server, as many target servers as targets) and {@link
- * SwitchRefusedException} for one that the keyspace's state refuses; the first problem found ends
- * the check, in the order above. Thread-safe if its collaborators are.
+ * <p>Errors: {@link IllegalArgumentException} for a malformed request (a bad workflow name, a
+ * missing or malformed parameter, an unknown server, not as many target servers as targets), the
+ * first one found; otherwise one {@link SwitchRefusedException} naming every reason the keyspace's
+ * state refuses it. Thread-safe if its collaborators are.
  */
 public final class WorkflowSpecValidator {
-  /** Workflow names: they key the workflows topic and name the copy state in the targets. */
-  private static final String NAME_PATTERN = "[A-Za-z0-9][A-Za-z0-9_.-]{0,63}";
-
   /** Chooses the servers of a new workflow's targets when the request names none. */
   @FunctionalInterface
   public interface DefaultTargets {
@@ -99,10 +98,11 @@ public final class WorkflowSpecValidator {
    * @throws IllegalArgumentException naming the rule if {@code name} breaks it
    */
   public static void checkName(String name) {
-    if (!name.matches(NAME_PATTERN)) {
-      throw new IllegalArgumentException(
-          "workflow name " + name + ": use letters, digits, '.', '_' and '-' (at most 64)");
-    }
+    NameRules.workflowProblem(name)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException(p);
+            });
   }
 
   /**
@@ -113,70 +113,88 @@ public final class WorkflowSpecValidator {
    *     and optionally {@code target_servers} (comma-separated, one per target)
    * @return the request with every shard's server
    * @throws IllegalArgumentException if the request is malformed
-   * @throws SwitchRefusedException if the keyspace's state refuses it; nothing was written
+   * @throws SwitchRefusedException naming every reason the keyspace's state refuses it; nothing was
+   *     written
    */
   public Request validate(String name, Map<String, String> params) {
     checkName(name);
-    if (store.load(name).isPresent()) {
-      throw new SwitchRefusedException(
-          "a workflow named " + name + " exists already; choose another name");
-    }
     String keyspace = required(params, "keyspace");
     String source = required(params, "source").toLowerCase(Locale.ROOT);
     List<String> targets =
         List.of(required(params, "targets").toLowerCase(Locale.ROOT).split(",")).stream()
             .map(String::strip)
             .toList();
-    targets.forEach(KeyRange::parse);
-    ShardMap map =
-        maps.apply(keyspace)
-            .orElseThrow(
-                () ->
-                    new SwitchRefusedException(
-                        "keyspace "
-                            + keyspace
-                            + " has no shard map; run `reshard keyspace init` first"));
-    Shard from =
-        map.shard(KeyRange.parse(source))
-            .orElseThrow(
-                () ->
-                    new SwitchRefusedException(
-                        "keyspace "
-                            + keyspace
-                            + " has no shard "
-                            + source
-                            + "; its shards are "
-                            + map.shards().stream().map(Shard::name).toList()));
-    refuseIfSourceMoving(keyspace, source);
-    Set<String> inUse = serversInUse(keyspace, map);
-    List<String> targetServers =
-        params.containsKey("target_servers")
-            ? List.of(params.get("target_servers").split(",")).stream().map(String::strip).toList()
-            : defaultTargets.defaultTargets(keyspace, targets, inUse);
-    if (targetServers.size() != targets.size()) {
-      throw new IllegalArgumentException(
-          targets.size() + " targets but " + targetServers.size() + " target servers");
+    KeyRange sourceRange = KeyRange.parse(source);
+    List<KeyRange> targetRanges = targets.stream().map(KeyRange::parse).toList();
+    Optional<List<String>> given = givenTargetServers(params, targets);
+
+    RefusalReasons reasons = new RefusalReasons();
+    if (store.load(name).isPresent()) {
+      reasons.add("a workflow named " + name + " exists already; choose another name");
     }
-    refuseSharedServers(keyspace, targetServers, inUse);
+    NameRules.keyspaceProblem(keyspace).ifPresent(reasons::add);
+    reasons.addAll(TargetRanges.problems(List.of(sourceRange), targetRanges));
+    Optional<ShardMap> map = maps.apply(keyspace);
+    Optional<Shard> from = map.flatMap(m -> m.shard(sourceRange));
+    List<String> targetServers = List.of();
+    if (map.isEmpty()) {
+      reasons.add("keyspace " + keyspace + " has no shard map; run `reshard keyspace init` first");
+    } else if (from.isEmpty()) {
+      reasons.add(
+          "keyspace "
+              + keyspace
+              + " has no shard "
+              + source
+              + "; its shards are "
+              + map.get().shards().stream().map(Shard::name).toList());
+    } else {
+      reasons.addAll(sourceMoving(keyspace, source));
+      Set<String> inUse = serversInUse(keyspace, map.get());
+      targetServers =
+          given.orElseGet(() -> defaultTargets.defaultTargets(keyspace, targets, inUse));
+      reasons.addAll(sharedServers(keyspace, targetServers, inUse));
+    }
+    reasons.throwIfAny("workflow " + name + " not created");
     Map<String, String> servers = new LinkedHashMap<>();
-    servers.put(source, from.endpoint());
+    servers.put(source, from.get().endpoint());
     for (int i = 0; i < targets.size(); i++) {
-      if (!knownServer.test(targetServers.get(i))) {
-        throw new IllegalArgumentException(
-            "target server " + targetServers.get(i) + " is not known to this daemon");
-      }
       servers.put(targets.get(i), targetServers.get(i));
     }
     return new Request(name, keyspace, source, targets, targetServers, servers);
   }
 
+  /**
+   * The request's {@code target_servers}, one known server per target, if it names them.
+   *
+   * @throws IllegalArgumentException if their number is not the targets' or one is unknown
+   */
+  private Optional<List<String>> givenTargetServers(
+      Map<String, String> params, List<String> targets) {
+    if (!params.containsKey("target_servers")) {
+      return Optional.empty();
+    }
+    List<String> servers =
+        List.of(params.get("target_servers").split(",")).stream().map(String::strip).toList();
+    if (servers.size() != targets.size()) {
+      throw new IllegalArgumentException(
+          targets.size() + " targets but " + servers.size() + " target servers");
+    }
+    for (String s : servers) {
+      if (!knownServer.test(s)) {
+        throw new IllegalArgumentException("target server " + s + " is not known to this daemon");
+      }
+    }
+    return Optional.of(servers);
+  }
+
   /** One workflow at a time moves a shard: a second one would copy into the same targets' rows. */
-  private void refuseIfSourceMoving(String keyspace, String source) {
+  private List<String> sourceMoving(String keyspace, String source) {
+    List<String> problems = new ArrayList<>();
     for (Workflow w : store.list()) {
       if (w.keyspace().equals(keyspace)
           && !w.state().isTerminal()
           && (w.sources().contains(source) || w.targets().contains(source))) {
-        throw new SwitchRefusedException(
+        problems.add(
             "shard "
                 + source
                 + " of "
@@ -185,37 +203,34 @@ public final class WorkflowSpecValidator {
                 + w.name()
                 + " ("
                 + w.state()
-                + "); complete or cancel that one first. Nothing was written");
+                + "); complete or cancel that one first");
       }
     }
+    return problems;
   }
 
   /**
    * Each target needs a server of its own that holds no shard of the keyspace: one database per
    * keyspace per server (DESIGN 2).
    */
-  private static void refuseSharedServers(
+  private static List<String> sharedServers(
       String keyspace, List<String> targetServers, Set<String> inUse) {
     List<String> problems = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (String t : targetServers) {
       if (!seen.add(t)) {
-        problems.add("server " + t + " is named for two targets");
+        problems.add(
+            "server " + t + " is named for two targets; each target needs a server of its own");
       } else if (inUse.contains(t)) {
         problems.add(
             "server "
                 + t
                 + " already holds a shard of "
                 + keyspace
-                + " (in the shard map or in a workflow)");
+                + " (in the shard map or in a workflow); each target needs a server of its own");
       }
     }
-    if (!problems.isEmpty()) {
-      throw new SwitchRefusedException(
-          "workflow not created: "
-              + String.join("; ", problems)
-              + "; each target needs a server of its own. Nothing was written");
-    }
+    return problems;
   }
 
   /** The servers that hold a shard of {@code keyspace} now or in one of its workflows. */

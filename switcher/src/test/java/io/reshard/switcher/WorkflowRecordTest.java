@@ -63,7 +63,12 @@ class WorkflowRecordTest {
     assertTrue(
         CreatePhase.rangeProblems(spec("c0-", "c0-e0", "f0-")).get(0).contains("contiguous"));
     assertTrue(CreatePhase.rangeProblems(spec("c0-", "c0-e0", "e0-f0")).get(0).contains("cover"));
-    assertTrue(CreatePhase.rangeProblems(spec("80-c0", "80-e0")).get(0).contains("cover"));
+    assertTrue(
+        CreatePhase.rangeProblems(spec("80-c0", "80-e0")).get(0).contains("not inside"),
+        "a target reaching outside the source has a reason of its own");
+    assertTrue(
+        CreatePhase.rangeProblems(spec("80-", "80-")).get(0).contains("range of source 80-"),
+        "a target equal to the source has a reason of its own");
   }
 
   private static WorkflowSpec spec(String source, String... targets) {

@@ -91,7 +91,10 @@ class WorkflowSpecValidatorTest {
     IllegalArgumentException name =
         assertThrows(IllegalArgumentException.class, () -> validator().validate("-x", split()));
     assertEquals(
-        "workflow name -x: use letters, digits, '.', '_' and '-' (at most 64)", name.getMessage());
+        "workflow name \"-x\": use 1 to 64 ASCII letters, digits, '.', '_' and '-', starting with"
+            + " a letter or digit",
+        name.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> validator().validate("", split()));
     IllegalArgumentException missing =
         assertThrows(
             IllegalArgumentException.class,
@@ -109,12 +112,17 @@ class WorkflowSpecValidatorTest {
     stored.put("w", Workflow.create("w", "chat", List.of("-80"), List.of("-40", "40-80"), "p", T));
     SwitchRefusedException taken =
         assertThrows(SwitchRefusedException.class, () -> validator().validate("w", split()));
-    assertEquals("a workflow named w exists already; choose another name", taken.getMessage());
+    assertEquals(
+        "workflow w not created: a workflow named w exists already; choose another name. Nothing"
+            + " was written",
+        taken.getMessage());
     map = Optional.empty();
     SwitchRefusedException noMap =
         assertThrows(SwitchRefusedException.class, () -> validator().validate("w2", split()));
     assertEquals(
-        "keyspace chat has no shard map; run `reshard keyspace init` first", noMap.getMessage());
+        "workflow w2 not created: keyspace chat has no shard map; run `reshard keyspace init`"
+            + " first. Nothing was written",
+        noMap.getMessage());
     map = Optional.of(MAP);
     SwitchRefusedException noShard =
         assertThrows(
@@ -123,7 +131,10 @@ class WorkflowSpecValidatorTest {
                 validator()
                     .validate(
                         "w2", params("keyspace", "chat", "source", "40-", "targets", "40-60,60-")));
-    assertEquals("keyspace chat has no shard 40-; its shards are [-80, 80-]", noShard.getMessage());
+    assertEquals(
+        "workflow w2 not created: keyspace chat has no shard 40-; its shards are [-80, 80-]."
+            + " Nothing was written",
+        noShard.getMessage());
   }
 
   @Test
@@ -134,10 +145,15 @@ class WorkflowSpecValidatorTest {
     stored.put("other", other);
     SwitchRefusedException e =
         assertThrows(SwitchRefusedException.class, () -> validator().validate("w", split()));
-    assertEquals(
-        "shard 80- of chat is already in workflow other (CREATED); complete or cancel that one"
-            + " first. Nothing was written",
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "\n  1. shard 80- of chat is already in workflow other (CREATED); complete or"
+                    + " cancel that one first\n"),
         e.getMessage());
+    assertTrue(
+        e.getMessage().contains("\n  2. server db5 already holds a shard of chat"),
+        "the other workflow's target servers are in use: " + e.getMessage());
     SwitchRefusedException shared =
         assertThrows(
             SwitchRefusedException.class,
@@ -155,7 +171,7 @@ class WorkflowSpecValidatorTest {
                             "target_servers",
                             "db7,db7")));
     assertEquals(
-        "workflow not created: server db7 is named for two targets; each target needs a server"
+        "workflow w not created: server db7 is named for two targets; each target needs a server"
             + " of its own. Nothing was written",
         shared.getMessage());
   }
@@ -182,5 +198,64 @@ class WorkflowSpecValidatorTest {
         "target server db9 is not known to this daemon",
         assertThrows(IllegalArgumentException.class, () -> validator().validate("w", p))
             .getMessage());
+  }
+
+  @Test
+  void aTargetEqualToTheSourceIsRefusedForThatReasonNotForAMissingTable() {
+    SwitchRefusedException e =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                validator()
+                    .validate("w", params("keyspace", "chat", "source", "80-", "targets", "80-")));
+    assertEquals(
+        "workflow w not created: target 80- is the range of source 80- itself: a shard map cannot"
+            + " hold two shards of one range; give targets that divide 80- (e.g."
+            + " --targets=80-c0,c0-). Nothing was written",
+        e.getMessage());
+  }
+
+  @Test
+  void everyReasonTheKeyspacesStateGivesComesInOneRefusal() {
+    Workflow other =
+        Workflow.create("other", "chat", List.of("80-"), List.of("80-c0", "c0-"), "p", T)
+            .withServers(Map.of("80-", "db2", "80-c0", "db5", "c0-", "db6"), T);
+    stored.put("w", Workflow.create("w", "chat", List.of("-80"), List.of("-40", "40-80"), "p", T));
+    stored.put("other", other);
+    SwitchRefusedException e =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                validator()
+                    .validate(
+                        "w",
+                        params(
+                            "keyspace",
+                            "chat",
+                            "source",
+                            "80-",
+                            "targets",
+                            "40-c0,c0-",
+                            "target_servers",
+                            "db1,db1")));
+    String m = e.getMessage();
+    assertTrue(m.startsWith("workflow w not created, for 5 reasons (nothing was written):\n"), m);
+    assertTrue(m.contains("\n  1. a workflow named w exists already"), m);
+    assertTrue(m.contains("\n  2. target 40-c0 is not inside the source's range 80-"), m);
+    assertTrue(m.contains("\n  3. shard 80- of chat is already in workflow other (CREATED)"), m);
+    assertTrue(m.contains("\n  4. server db1 already holds a shard of chat"), m);
+    assertTrue(m.contains("\n  5. server db1 is named for two targets"), m);
+  }
+
+  @Test
+  void aKeyspaceNameOutsideTheRuleIsRefused() {
+    SwitchRefusedException e =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                validator()
+                    .validate(
+                        "w", params("keyspace", "café", "source", "80-", "targets", "80-c0,c0-")));
+    assertTrue(e.getMessage().contains("keyspace name \"café\" has 'é'"), e.getMessage());
   }
 }

@@ -1,0 +1,208 @@
+package io.reshard.switcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.router.ShardMapPublisher;
+import io.reshard.router.ShardMapTopicConfig;
+import io.reshard.router.VSchema;
+import io.reshard.testkit.LocalClusterExtension;
+import io.reshard.testkit.TestCluster;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A workflow's create refuses a vschema that does not fit the source's tables or rows, a keyspace
+ * name outside the rule, and a target equal to the source, with every reason at once, before
+ * anything is written anywhere: afterwards the targets have no database, no server has a fence row
+ * of the keyspace, no change topic exists and no workflow record is stored. The split is {@code
+ * c0-} (the fourth shard server) into {@code c0-e0} and {@code e0-} (the two spares).
+ */
+@ExtendWith(LocalClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CreateRefusalsIT {
+  private final TestCluster cluster;
+  private final String ks;
+  private final ShardMapTopicConfig topic;
+  private final KafkaWorkflowStore store;
+  private final WorkflowEngine engine;
+
+  CreateRefusalsIT(TestCluster cluster) throws Exception {
+    this.cluster = cluster;
+    this.ks = cluster.database();
+    this.topic =
+        ShardMapTopicConfig.builder()
+            .bootstrapServers(cluster.bootstrap())
+            .topic(cluster.topicPrefix() + ".shardmaps")
+            .transactionalIdPrefix(cluster.topicPrefix() + "-shardmap-")
+            .build();
+    this.store = KafkaWorkflowStore.open(cluster.bootstrap(), cluster.topicPrefix() + ".workflows");
+    this.engine = new WorkflowEngine(store, Clock.systemUTC());
+    ClusterDescriptor.Server source = cluster.shards().get(3);
+    cluster.execute(
+        source,
+        "CREATE TABLE messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL,"
+            + " body VARCHAR(100)) ENGINE=InnoDB",
+        "CREATE TABLE users (id BIGINT PRIMARY KEY, email VARCHAR(64) NOT NULL) ENGINE=InnoDB",
+        "CREATE TABLE notes (id BIGINT PRIMARY KEY, owner_id BIGINT NULL) ENGINE=InnoDB",
+        "INSERT INTO notes VALUES (10, NULL), (11, 5), (12, NULL)",
+        "CREATE DATABASE IF NOT EXISTS `café`",
+        "CREATE TABLE IF NOT EXISTS `café`.messages (id BIGINT PRIMARY KEY,"
+            + " channel_id BIGINT NOT NULL, body VARCHAR(100)) ENGINE=InnoDB");
+    for (ClusterDescriptor.Server spare : cluster.spares()) {
+      cluster.execute(spare, "DROP DATABASE `" + ks + "`"); // a create that writes makes it again
+    }
+  }
+
+  @AfterAll
+  void close() throws Exception {
+    store.close();
+    cluster.execute(cluster.shards().get(3), "DROP DATABASE IF EXISTS `café`");
+  }
+
+  private WorkflowSpec spec(String keyspace, String name, String vschema, String... targets) {
+    List<ShardServer> t =
+        java.util.stream.IntStream.range(0, targets.length)
+            .mapToObj(i -> WrittenNothing.server(targets[i], cluster.spares().get(i)))
+            .toList();
+    return new WorkflowSpec(
+        name,
+        keyspace,
+        VSchema.parse(vschema),
+        List.of(WrittenNothing.server("c0-", cluster.shards().get(3))),
+        t,
+        cluster.bootstrap(),
+        cluster.topicPrefix(),
+        topic.topic(),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(30));
+  }
+
+  private String refused(WorkflowSpec spec) throws Exception {
+    try (ShardMapPublisher publisher = ShardMapPublisher.open(topic, spec.keyspace());
+        WorkflowRunner runner = new WorkflowRunner(spec, engine, publisher)) {
+      String m = assertThrows(SwitchRefusedException.class, runner::create).getMessage();
+      assertNothingWritten(spec);
+      return m;
+    }
+  }
+
+  private void assertNothingWritten(WorkflowSpec spec) throws Exception {
+    for (ClusterDescriptor.Server spare : cluster.spares()) {
+      assertFalse(
+          WrittenNothing.databaseExists(spare, spec.keyspace()),
+          "no database on target " + spare.name());
+    }
+    assertEquals(0, WrittenNothing.fenceRowsAnywhere(cluster, spec.keyspace()), "no fence row");
+    Set<String> topics = WrittenNothing.topics(cluster);
+    String changeTopic = cluster.topicPrefix() + "." + spec.keyspace() + ".";
+    assertTrue(
+        topics.stream().noneMatch(t -> t.startsWith(changeTopic)), "no change topic: " + topics);
+    assertTrue(store.load(spec.name()).isEmpty(), "no workflow record");
+  }
+
+  private static String vschema(boolean sharded, String... tables) {
+    return "{\"sharded\": "
+        + sharded
+        + ", \"vindexes\": {\"hash\": {\"type\": \"hash\"}}, \"tables\": {"
+        + String.join(", ", tables)
+        + "}}";
+  }
+
+  private static String placed(String table, String column) {
+    return "\""
+        + table
+        + "\": {\"column_vindexes\": [{\"column\": \""
+        + column
+        + "\","
+        + " \"name\": \"hash\"}]}";
+  }
+
+  @Test
+  void aVSchemaColumnTheSourceTableLacksIsRefused() throws Exception {
+    String m =
+        refused(spec(ks, "nocolumn", vschema(true, placed("messages", "chan")), "c0-e0", "e0-"));
+    assertEquals(
+        "workflow nocolumn not created: table messages has no column chan, which its vindex hash"
+            + " names; its columns are [id, channel_id, body] (on source c0-). Nothing was"
+            + " written",
+        m);
+  }
+
+  @Test
+  void aHashVindexOnAVarcharColumnIsRefused() throws Exception {
+    String m =
+        refused(spec(ks, "varchar", vschema(true, placed("users", "email")), "c0-e0", "e0-"));
+    assertTrue(
+        m.contains(
+            "table users: its primary vindex hash (type hash) cannot map column email of type"
+                + " varchar(64); the vindex types that map it: xxhash, binary_md5"),
+        m);
+  }
+
+  @Test
+  void anUnshardedVSchemaIsRefused() throws Exception {
+    String m =
+        refused(
+            spec(
+                ks, "unsharded", vschema(false, placed("messages", "channel_id")), "c0-e0", "e0-"));
+    assertTrue(m.contains("the vschema is not sharded"), m);
+  }
+
+  @Test
+  void sourceRowsWithANullShardingKeyAreCountedAndShown() throws Exception {
+    String m =
+        refused(spec(ks, "nulls", vschema(true, placed("notes", "owner_id")), "c0-e0", "e0-"));
+    assertTrue(
+        m.contains(
+            "table notes: 2 rows have a NULL sharding key owner_id (primary key id=10, id=12)"),
+        m);
+  }
+
+  @Test
+  void aKeyspaceNamedCafeIsRefusedBeforeAnyTargetIsTouched() throws Exception {
+    String m =
+        refused(
+            spec(
+                "café", "accent", vschema(true, placed("messages", "channel_id")), "c0-e0", "e0-"));
+    assertTrue(m.startsWith("workflow accent not created: keyspace name \"café\" has 'é'"), m);
+  }
+
+  @Test
+  void aTargetEqualToTheSourceIsRefusedForThatReasonAmongAllTheOthers() throws Exception {
+    String m =
+        refused(
+            spec(
+                ks,
+                "several",
+                vschema(
+                    false,
+                    placed("messages", "chan"),
+                    placed("users", "email"),
+                    placed("notes", "owner_id"),
+                    placed("orders", "id")),
+                "c0-"));
+    assertTrue(m.startsWith("workflow several not created, for 6 reasons"), m);
+    for (String reason :
+        List.of(
+            "target c0- is the range of source c0- itself",
+            "the vschema is not sharded",
+            "table messages has no column chan",
+            "cannot map column email of type varchar(64)",
+            "table notes: 2 rows have a NULL sharding key owner_id",
+            "table orders of the vschema does not exist in database " + ks)) {
+      assertTrue(m.contains(reason), reason + " in " + m);
+    }
+    assertFalse(m.contains("does not exist on source"), "not a missing table on the source: " + m);
+  }
+}
