@@ -77,6 +77,7 @@ public final class CaptureRegistry implements AutoCloseable {
   private final Starter starter;
   private final Map<String, Supplier<Optional<CapturePosition>>> external = new HashMap<>();
   private final Map<String, Started> owned = new HashMap<>();
+  private final Map<String, ServerId> serverIds = new HashMap<>();
   private final Map<String, Runnable> wakers = new HashMap<>();
   private final Map<String, Supplier<Optional<String>>> failures = new HashMap<>();
 
@@ -238,13 +239,14 @@ public final class CaptureRegistry implements AutoCloseable {
     if (running.isPresent()) {
       return running.get();
     }
+    long serverId = freeServerId(s);
     Map<String, String> m =
         CaptureConfig.forServer(
             s.host(),
             s.port(),
             s.user(),
             s.password(),
-            s.captureServerId(),
+            serverId,
             spec.keyspace(),
             s.shard(),
             spec.bootstrap(),
@@ -253,7 +255,43 @@ public final class CaptureRegistry implements AutoCloseable {
     m.put("batch.max.wait.ms", "5");
     Started capture = starter.start(spec.keyspace(), s, CaptureConfig.from(m));
     owned.put(key(spec.keyspace(), s.shard()), capture);
+    serverIds.put(key(spec.keyspace(), s.shard()), new ServerId(s.host(), s.port(), serverId));
     return capture::committedPosition;
+  }
+
+  /** The binlog server id a capture of this registry presents to one server. */
+  record ServerId(String host, int port, long id) {}
+
+  /**
+   * Ids apart for captures of several keyspaces on one server: far above any id a cluster hands
+   * out, well within the 32 bits a server id has.
+   */
+  static final long SERVER_ID_STEP = 100_000_000L;
+
+  /**
+   * The server id for a new capture of {@code s}: its own ({@link ShardServer#captureServerId}),
+   * or, while this registry already captures another keyspace on the same server with it, the next
+   * one {@link #SERVER_ID_STEP} up. A server drops a replica connection when another one presents
+   * the same id, so two keyspaces' captures on one server with one id would stop each other in
+   * turn.
+   */
+  private long freeServerId(ShardServer s) {
+    return freeServerId(s, serverIds.values());
+  }
+
+  static long freeServerId(ShardServer s, java.util.Collection<ServerId> taken) {
+    long id = s.captureServerId();
+    while (true) {
+      long candidate = id;
+      boolean used =
+          taken.stream()
+              .anyMatch(
+                  t -> t.host().equals(s.host()) && t.port() == s.port() && t.id() == candidate);
+      if (!used) {
+        return id;
+      }
+      id += SERVER_ID_STEP;
+    }
   }
 
   private static String key(String keyspace, String shard) {
@@ -267,5 +305,6 @@ public final class CaptureRegistry implements AutoCloseable {
       e.close();
     }
     owned.clear();
+    serverIds.clear();
   }
 }

@@ -73,4 +73,22 @@ class CaptureRegistryTest {
         Duration.ofSeconds(1),
         () -> Optional.of("stopped"));
   }
+
+  @Test
+  void capturesOfTwoKeyspacesOnOneServerPresentDifferentServerIds() {
+    ShardServer db4 = new ShardServer("c0-", "db4", "127.0.0.1", 13309, "root", "", 4_200_004L);
+    java.util.List<CaptureRegistry.ServerId> taken = new java.util.ArrayList<>();
+    long first = CaptureRegistry.freeServerId(db4, taken);
+    org.junit.jupiter.api.Assertions.assertEquals(4_200_004L, first, "the server's own id first");
+    taken.add(new CaptureRegistry.ServerId("127.0.0.1", 13309, first));
+    long second = CaptureRegistry.freeServerId(db4, taken);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        4_200_004L + CaptureRegistry.SERVER_ID_STEP, second, "another keyspace on db4");
+    taken.add(new CaptureRegistry.ServerId("127.0.0.1", 13309, second));
+    org.junit.jupiter.api.Assertions.assertEquals(
+        4_200_004L + 2 * CaptureRegistry.SERVER_ID_STEP, CaptureRegistry.freeServerId(db4, taken));
+    ShardServer db5 = new ShardServer("c0-e0", "db5", "127.0.0.1", 13310, "root", "", 4_200_005L);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        4_200_005L, CaptureRegistry.freeServerId(db5, taken), "another server keeps its own id");
+  }
 }
