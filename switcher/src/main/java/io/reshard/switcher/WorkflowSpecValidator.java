@@ -148,11 +148,19 @@ public final class WorkflowSpecValidator {
               + "; its shards are "
               + map.get().shards().stream().map(Shard::name).toList());
     } else {
-      reasons.addAll(sourceMoving(keyspace, source));
+      List<String> moving = sourceMoving(keyspace, source);
+      reasons.addAll(moving);
       Set<String> inUse = serversInUse(keyspace, map.get());
-      targetServers =
-          given.orElseGet(() -> defaultTargets.defaultTargets(keyspace, targets, inUse));
-      reasons.addAll(sharedServers(keyspace, targetServers, inUse));
+      try {
+        targetServers =
+            given.orElseGet(() -> defaultTargets.defaultTargets(keyspace, targets, inUse));
+        reasons.addAll(sharedServers(keyspace, targetServers, inUse));
+      } catch (IllegalArgumentException noFreeServer) {
+        if (moving.isEmpty()) {
+          throw noFreeServer;
+        }
+        // the workflow moving the source holds the spares: the refusal above already says why
+      }
     }
     reasons.throwIfAny("workflow " + name + " not created");
     Map<String, String> servers = new LinkedHashMap<>();
