@@ -154,7 +154,7 @@ public final class ChaosCommand implements Callable<Integer> {
       names = "--daemon-set",
       description =
           "KEY=VALUE for the daemon (repeatable), after the run's own "
-              + "copy.chunk.rows=200, copy.chunk.rows.max=1000.")
+              + "copy.chunk.rows=100, copy.chunk.rows.max=100.")
   List<String> daemonSettings = new ArrayList<>();
 
   @Option(
@@ -206,17 +206,7 @@ public final class ChaosCommand implements Callable<Integer> {
     if (dir != null && Files.exists(dir.resolve(ClusterDescriptor.FILE_NAME))) {
       problems.add("--dir " + dir + " holds a cluster already; give a new or empty directory");
     }
-    Path parent = out.toAbsolutePath().getParent();
-    if (Files.exists(parent)
-        ? !Files.isWritable(parent)
-        : !Files.isWritable(existingAncestor(parent))) {
-      problems.add(
-          "--out "
-              + out
-              + " cannot be written ("
-              + parent
-              + " is not writable); choose another path");
-    }
+    writable(out).ifPresent(problems::add);
     ChaosOptions o =
         new ChaosOptions(
             faults,
@@ -250,12 +240,16 @@ public final class ChaosCommand implements Callable<Integer> {
     return o;
   }
 
-  private static Path existingAncestor(Path p) {
-    Path a = p;
-    while (a != null && !Files.exists(a)) {
-      a = a.getParent();
+  /** Why {@code file} cannot be written, tried for real in its directory, or empty. */
+  private static Optional<String> writable(Path file) {
+    Path parent = file.toAbsolutePath().getParent();
+    try {
+      Files.createDirectories(parent);
+      Files.delete(Files.createTempFile(parent, ".chaos-", ".tmp"));
+      return Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return Optional.of("--out " + file + " cannot be written (" + e + "); choose another path");
     }
-    return a == null ? Path.of("/") : a;
   }
 
   /**

@@ -135,6 +135,15 @@ final class ChaosReport {
     return lines;
   }
 
+  private static String outcome(FaultRecord f) {
+    if (!f.wasInjected()) {
+      return "not injected";
+    }
+    return f.unmet() == null || f.unmet().isEmpty()
+        ? "healed within the bound, but only with help"
+        : "not healed: " + f.unmet();
+  }
+
   /** Writes the JSON report to {@code file}. */
   void write(Path file) throws IOException {
     Map<String, Object> m = new LinkedHashMap<>();

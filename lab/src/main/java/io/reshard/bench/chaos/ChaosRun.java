@@ -22,9 +22,12 @@ import java.util.function.Consumer;
  * output and to {@code DIR/chaos.log}; the daemon's to {@code DIR/daemon.log}.
  */
 final class ChaosRun {
-  /** The daemon's settings for every chaos run: small chunks, so that a copy lasts a while. */
+  /**
+   * The daemon's settings for every chaos run: chunks of 100 rows (the smallest the copier allows),
+   * so that a copy lasts long enough for a fault to land in it.
+   */
   static final List<String> DAEMON_DEFAULTS =
-      List.of("copy.chunk.rows=200", "copy.chunk.rows.max=1000");
+      List.of("copy.chunk.rows=100", "copy.chunk.rows.max=100");
 
   private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
@@ -67,38 +70,26 @@ final class ChaosRun {
             new ClusterSpec(options.dir(), 2, 2, options.basePort(), options.kafkaPort()), log);
     List<FaultRecord> faults = Collections.synchronizedList(new ArrayList<>());
     List<LifecycleResult> lifecycles = new ArrayList<>();
-    List<String> daemonExits = List.of();
-    cluster.up();
-    try (DaemonSupervisor daemon =
-        new DaemonSupervisor(cluster, daemonArgs(), options.restartDelay(), log)) {
+    DaemonSupervisor daemon =
+        new DaemonSupervisor(cluster, daemonArgs(), options.restartDelay(), log);
+    Thread onInterrupt = new Thread(() -> stopAll(daemon, cluster), "chaos-shutdown");
+    Runtime.getRuntime().addShutdownHook(onInterrupt);
+    try {
+      cluster.up();
       daemon.start();
       AdminEndpoint admin = new AdminEndpoint(options.dir());
       awaitHealthAnswers(admin);
-      ChaosEnv env =
-          new ChaosEnv(
-              options,
-              cluster,
-              daemon,
-              admin,
-              new FaultInjector(
-                  cluster,
-                  daemon,
-                  options.restartDelay(),
-                  options.pause(),
-                  options.lockHold(),
-                  log),
-              log,
-              start);
+      FaultInjector injector =
+          new FaultInjector(
+              cluster, daemon, options.restartDelay(), options.pause(), options.lockHold(), log);
+      ChaosEnv env = new ChaosEnv(options, cluster, daemon, admin, injector, log, start);
       for (int n = 1; n <= plan.lifecycles(); n++) {
-        lifecycles.add(
-            new LifecycleDriver(env, ChaosKeyspace.of(n, cluster.descriptor()), plan, faults)
-                .run());
+        ChaosKeyspace ks = ChaosKeyspace.of(n, cluster.descriptor());
+        lifecycles.add(new LifecycleDriver(env, ks, plan, faults).run());
       }
-      daemonExits = daemon.unexpectedExits();
     } finally {
-      if (!options.keep()) {
-        cluster.down();
-      }
+      Runtime.getRuntime().removeShutdownHook(onInterrupt);
+      stopAll(daemon, cluster);
     }
     ChaosReport report =
         new ChaosReport(
@@ -106,10 +97,35 @@ final class ChaosRun {
             plan,
             faults,
             lifecycles,
-            daemonExits,
+            daemon.unexpectedExits(),
             (System.nanoTime() - start) / 1_000_000_000);
     report.write(options.out());
     return report;
+  }
+
+  /**
+   * Stops the supervisor and the daemon, then the cluster unless {@code --keep}: at the end, and on
+   * Ctrl-C or SIGTERM (the servers run in sessions of their own and would outlive this JVM).
+   */
+  private void stopAll(DaemonSupervisor daemon, ChaosCluster cluster) {
+    try {
+      daemon.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (!options.keep()) {
+      try {
+        cluster.down();
+      } catch (RuntimeException e) {
+        out.println(
+            "could not stop the cluster: "
+                + e.getMessage()
+                + "; run `reshard cluster down"
+                + " --dir "
+                + options.dir()
+                + "`");
+      }
+    }
   }
 
   private List<String> daemonArgs() {

@@ -1,12 +1,10 @@
 package io.reshard.bench.chaos;
 
-import io.reshard.cli.ReshardCli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -35,14 +33,9 @@ final class CliChild {
   /** Runs {@code reshard args} in {@code workDir}, at most {@code timeout}. */
   static Run run(Path workDir, List<String> args, Duration timeout)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx256m");
-    cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(ReshardCli.class.getName());
-    cmd.addAll(args);
+    List<String> cmd =
+        ChildJava.reshard(
+            List.of("-Xmx256m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), args);
     Path out = Files.createTempFile(workDir, "cli-out", ".txt");
     Path err = Files.createTempFile(workDir, "cli-err", ".txt");
     try {

@@ -1,6 +1,5 @@
 package io.reshard.bench.chaos;
 
-import io.reshard.cli.ReshardCli;
 import io.reshard.cluster.ClusterDaemon;
 import io.reshard.cluster.ClusterDescriptor;
 import java.nio.file.Path;
@@ -155,20 +154,15 @@ final class DaemonSupervisor implements AutoCloseable {
   }
 
   private List<String> command(Path dir) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx512m");
-    cmd.add("-Dorg.slf4j.simpleLogger.showDateTime=true");
-    cmd.add("-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
-    cmd.add("-Dorg.slf4j.simpleLogger.log.org.apache.kafka=warn");
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(ReshardCli.class.getName());
-    cmd.add("daemon");
-    cmd.add("--cluster");
-    cmd.add(dir.toString());
-    cmd.addAll(daemonArgs);
-    return cmd;
+    List<String> args = new ArrayList<>(List.of("daemon", "--cluster", dir.toString()));
+    args.addAll(daemonArgs);
+    return ChildJava.reshard(
+        List.of(
+            "-Xmx512m",
+            "-Dorg.slf4j.simpleLogger.showDateTime=true",
+            "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+            "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=warn"),
+        args);
   }
 
   /** The daemon's log file. */

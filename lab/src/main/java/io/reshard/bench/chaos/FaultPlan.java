@@ -11,9 +11,10 @@ import java.util.Random;
  * does in between still depends on timing, which no seed fixes).
  *
  * <p>Lifecycles are planned one after another: each of their {@link LifecycleStep steps} gets a
- * fault with probability {@code probability}, until {@code faults} are planned; the run drives
- * exactly the lifecycles the plan names. Kinds are dealt from shuffled decks that hold each chosen
- * kind once, so every kind is injected about equally often. Immutable.
+ * fault with probability {@code probability} (but never create and copy both, see {@link
+ * #stepsWithAFault}), until {@code faults} are planned; the run drives exactly the lifecycles the
+ * plan names. Kinds are dealt from shuffled decks that hold each chosen kind once, so every kind is
+ * injected about equally often. Immutable.
  *
  * @param faults the planned faults in the order they are injected
  */
@@ -90,9 +91,9 @@ record FaultPlan(List<PlannedFault> faults) {
     List<FaultKind> deck = new ArrayList<>();
     List<PlannedFault> planned = new ArrayList<>();
     for (int lifecycle = 1; planned.size() < faults; lifecycle++) {
-      for (LifecycleStep step : LifecycleStep.values()) {
-        if (planned.size() == faults || random.nextDouble() >= probability) {
-          continue;
+      for (LifecycleStep step : stepsWithAFault(random, probability)) {
+        if (planned.size() == faults) {
+          break;
         }
         if (deck.isEmpty()) {
           deck.addAll(kinds);
@@ -105,6 +106,24 @@ record FaultPlan(List<PlannedFault> faults) {
       }
     }
     return new FaultPlan(planned);
+  }
+
+  /**
+   * The steps of one lifecycle that get a fault, each with {@code probability}. Never both create
+   * and copy: the wait for healing after a fault at create would let the copy end before the copy's
+   * own fault, which must land while rows are being copied; copy keeps its fault.
+   */
+  private static List<LifecycleStep> stepsWithAFault(Random random, double probability) {
+    List<LifecycleStep> steps = new ArrayList<>();
+    for (LifecycleStep step : LifecycleStep.values()) {
+      if (random.nextDouble() < probability) {
+        steps.add(step);
+      }
+    }
+    if (steps.contains(LifecycleStep.COPY)) {
+      steps.remove(LifecycleStep.CREATE);
+    }
+    return steps;
   }
 
   private static Target target(FaultKind kind, Random random) {

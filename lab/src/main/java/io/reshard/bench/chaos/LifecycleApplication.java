@@ -1,5 +1,6 @@
 package io.reshard.bench.chaos;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.router.EndpointResolver;
 import io.reshard.router.JdbcEndpoint;
@@ -37,6 +38,7 @@ final class LifecycleApplication {
   private final List<AutoCloseable> open = new ArrayList<>();
   private volatile KafkaShardMapSource maps;
   private volatile ChaosTraffic traffic;
+  private final SimpleMeterRegistry laggingMeters = new SimpleMeterRegistry();
 
   LifecycleApplication(ChaosEnv env, ChaosKeyspace ks) {
     this.env = env;
@@ -58,7 +60,8 @@ final class LifecycleApplication {
     EndpointResolver endpoints = endpoints(env.cluster().descriptor());
     Router live = Router.create(maps, endpoints, RouterConfig.defaults());
     LaggingMaps lagging = new LaggingMaps(maps, env.options().staleLag());
-    Router stale = Router.create(lagging.source(), endpoints, RouterConfig.defaults());
+    Router stale =
+        Router.create(lagging.source(), endpoints, RouterConfig.defaults(), laggingMeters);
     open.add(live);
     open.add(lagging);
     open.add(stale);
@@ -97,7 +100,9 @@ final class LifecycleApplication {
     try {
       if (traffic != null) {
         traffic.stop();
-        result.traffic(counts(traffic));
+        Map<String, Object> counts = counts(traffic);
+        counts.put("lagging_router_fence_refusals", fenceRefusals(laggingMeters));
+        result.traffic(counts);
         if (traffic.firstWriteError != null) {
           result.note("first write error: " + traffic.firstWriteError);
         }
@@ -175,6 +180,17 @@ final class LifecycleApplication {
     m.put("read_misses", t.readMisses.get());
     m.put("scatter_duplicates", t.scatterDuplicates.get());
     return m;
+  }
+
+  /**
+   * How many write attempts a router's fence check refused (each was retried on the new owner once
+   * its map arrived, or failed): the lagging router's show that the fence was put to work.
+   */
+  private static long fenceRefusals(SimpleMeterRegistry meters) {
+    return (long)
+        meters.find("reshard.router.writes.refused").counters().stream()
+            .mapToDouble(c -> c.count())
+            .sum();
   }
 
   private static EndpointResolver endpoints(ClusterDescriptor cluster) {

@@ -53,7 +53,7 @@ final class LifecycleResult {
   }
 
   synchronized void traffic(Map<String, Object> counts) {
-    traffic = Map.copyOf(counts);
+    traffic = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(counts));
   }
 
   synchronized void checks(EndChecks c, long versions) {
