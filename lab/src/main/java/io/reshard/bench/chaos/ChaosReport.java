@@ -45,40 +45,66 @@ final class ChaosReport {
     this.seconds = seconds;
   }
 
-  /** The summed end checks, by name, in the printed order. */
-  Map<String, Long> checks() {
-    Map<String, Long> c = new LinkedHashMap<>();
-    c.put("acknowledged writes lost", sum(EndChecks::lost));
-    c.put("ids duplicated", sum(EndChecks::duplicated));
-    c.put("rows on a wrong shard", sum(EndChecks::misplaced));
-    c.put("rows no write explains", sum(EndChecks::phantom));
-    c.put("writes accepted by a stale owner", sum(EndChecks::staleOwner));
-    c.put(
-        "reads: scatter duplicates and loaded rows missed",
-        lifecycles.stream().mapToLong(LifecycleResult::readAnomalies).sum());
-    c.put(
-        "diffs not clean", lifecycles.stream().mapToLong(l -> l.diffsRun() - l.diffsClean()).sum());
-    c.put(
-        "lifecycles not completed",
-        lifecycles.stream().filter(l -> !l.isCompleted()).count()
-            + (plan.lifecycles() - lifecycles.size()));
-    c.put(
-        "faults not injected",
-        (long) plan.faults().size() - faults.stream().filter(FaultRecord::wasInjected).count());
-    c.put(
-        "faults not healed without help",
-        faults.stream().filter(f -> !f.healedWithoutHelp()).count());
-    c.put(
-        "help without a fault",
-        lifecycles.stream().mapToLong(l -> l.helpWithoutFault().size()).sum());
-    c.put("daemon exits nobody caused", (long) daemonExits.size());
+  /**
+   * One figure that must be 0 for the run to pass.
+   *
+   * @param key its name in the JSON report
+   * @param label its name in the printed table
+   * @param value its value, summed over the lifecycles
+   */
+  record Check(String key, String label, long value) {}
+
+  /** The end checks and the run's own, in the printed order. */
+  List<Check> checks() {
+    List<Check> c = new ArrayList<>();
+    c.add(new Check("acknowledged_writes_lost", "acknowledged writes lost", sum(EndChecks::lost)));
+    c.add(new Check("ids_duplicated", "ids duplicated", sum(EndChecks::duplicated)));
+    c.add(new Check("rows_on_wrong_shard", "rows on a wrong shard", sum(EndChecks::misplaced)));
+    c.add(new Check("rows_no_write_explains", "rows no write explains", sum(EndChecks::phantom)));
+    c.add(
+        new Check(
+            "writes_accepted_by_stale_owner",
+            "writes accepted by a stale owner",
+            sum(EndChecks::staleOwner)));
+    c.add(
+        new Check(
+            "read_anomalies",
+            "reads: scatter duplicates, loaded rows missed",
+            lifecycles.stream().mapToLong(LifecycleResult::readAnomalies).sum()));
+    c.add(
+        new Check(
+            "diffs_not_clean",
+            "diffs not clean",
+            lifecycles.stream().mapToLong(l -> l.diffsRun() - l.diffsClean()).sum()));
+    c.add(
+        new Check(
+            "lifecycles_not_completed",
+            "lifecycles not completed",
+            lifecycles.stream().filter(l -> !l.isCompleted() || l.checks() == null).count()
+                + (plan.lifecycles() - lifecycles.size())));
+    c.add(
+        new Check(
+            "faults_not_injected",
+            "faults not injected",
+            plan.faults().size() - faults.stream().filter(FaultRecord::wasInjected).count()));
+    c.add(
+        new Check(
+            "faults_not_healed_without_help",
+            "faults not healed without help",
+            faults.stream().filter(f -> !f.healedWithoutHelp()).count()));
+    c.add(
+        new Check(
+            "help_without_fault",
+            "help without a fault",
+            lifecycles.stream().mapToLong(l -> l.helpWithoutFault().size()).sum()));
+    c.add(
+        new Check("daemon_exits_nobody_caused", "daemon exits nobody caused", daemonExits.size()));
     return c;
   }
 
   /** True if the run passed. */
   boolean ok() {
-    return checks().values().stream().allMatch(v -> v == 0)
-        && lifecycles.stream().allMatch(l -> l.checks() != null);
+    return checks().stream().allMatch(c -> c.value() == 0);
   }
 
   /** Prints the tables. */
@@ -103,7 +129,7 @@ final class ChaosReport {
     }
     out.println();
     out.println("end checks (all lifecycles):");
-    checks().forEach((name, v) -> out.printf("  %-50s %d%n", name, v));
+    checks().forEach(c -> out.printf("  %-50s %d%n", c.label(), c.value()));
     List<String> help = helpLines();
     if (!help.isEmpty()) {
       out.println("human help and faults not healed:");
@@ -119,10 +145,7 @@ final class ChaosReport {
     List<String> lines = new ArrayList<>();
     for (FaultRecord f : faults) {
       if (!f.healedWithoutHelp()) {
-        lines.add(
-            f.planned.describe()
-                + ": "
-                + (f.wasInjected() ? "not healed: " + f.unmet() : "not injected"));
+        lines.add(f.planned.describe() + ": " + outcome(f));
         f.helpGiven().forEach(h -> lines.add("    help: " + h));
         f.daemonLog().forEach(l -> lines.add("    log: " + l));
       }
@@ -166,8 +189,7 @@ final class ChaosReport {
     }
     m.put("by_kind", byKind);
     Map<String, Object> checks = new LinkedHashMap<>();
-    checks()
-        .forEach((k, v) -> checks.put(k.replace(' ', '_').replace(":", "").replace(",", ""), v));
+    checks().forEach(c -> checks.put(c.key(), c.value()));
     m.put("checks", checks);
     m.put("faults", faults.stream().map(FaultRecord::toJson).toList());
     m.put("lifecycles", lifecycles.stream().map(LifecycleResult::toJson).toList());

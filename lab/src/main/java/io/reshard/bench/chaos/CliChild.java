@@ -21,10 +21,12 @@ final class CliChild {
    * @param err its standard error
    */
   record Run(int exit, String out, String err) {
-    /** The last line of standard error, for a one-line note. */
-    String lastErrorLine() {
-      List<String> lines = err.lines().filter(l -> !l.isBlank()).toList();
-      return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+    /**
+     * The first line of standard error, for a one-line note: the CLI's error message (a stack
+     * trace, if any, follows it).
+     */
+    String errorLine() {
+      return err.lines().filter(l -> !l.isBlank()).findFirst().orElse("");
     }
   }
 

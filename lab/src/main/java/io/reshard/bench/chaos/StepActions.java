@@ -87,15 +87,14 @@ final class StepActions {
         return;
       }
       if (hasShardMap()) {
-        result.note(
-            "keyspace init exited " + r.exit() + " but the map exists: " + r.lastErrorLine());
+        result.note("keyspace init exited " + r.exit() + " but the map exists: " + r.errorLine());
         return;
       }
       if (r.exit() == 6) {
         Thread.sleep(1000);
         continue;
       }
-      reissue(ctx, "keyspace init", "exit " + r.exit() + ": " + r.lastErrorLine(), ++reissues);
+      reissue(ctx, "keyspace init", "exit " + r.exit() + ": " + r.errorLine(), ++reissues);
     }
   }
 
