@@ -29,8 +29,12 @@ import org.junit.jupiter.api.TestInstance;
 class ChaosIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** Fixed, so that a failure is replayed with the same plan (see the command in the log). */
-  private static final String SEED = "1";
+  /**
+   * Fixed, so that a failure is replayed with the same plan (the command is in the log). Its plan
+   * (print it with {@code --plan-only}) has every kind, and faults in both copies: a target's read
+   * lock in the first, the broker killed in the second.
+   */
+  private static final String SEED = "10";
 
   private static final int FAULTS = 10;
 
@@ -55,9 +59,9 @@ class ChaosIT {
             "--seed",
             SEED,
             "--fault-probability",
-            "1",
+            "0.6",
             "--rows",
-            "10000",
+            "20000",
             "--heal-timeout-s",
             "60",
             "--pause-s",
@@ -107,7 +111,7 @@ class ChaosIT {
     assertEquals(FAULTS, report.get("faults").size(), output);
     assertEquals(0, c.get("faults_not_injected").asLong(), output);
     assertEquals(0, c.get("lifecycles_not_completed").asLong(), output);
-    assertEquals(2, report.get("lifecycles").size(), "10 faults at every step span 2 lifecycles");
+    assertEquals(2, report.get("lifecycles").size(), "the plan of seed " + SEED + " spans 2");
     for (JsonNode l : report.get("lifecycles")) {
       assertTrue(l.get("completed").asBoolean(), l.toString());
       assertTrue(l.get("traffic").get("writes_acknowledged").asLong() > 0, l.toString());
@@ -127,15 +131,16 @@ class ChaosIT {
     for (JsonNode l : report.get("lifecycles")) {
       JsonNode checks = l.get("checks");
       assertTrue(
-          checks.get("rows_on_owners").asLong() >= 10000, "every loaded row is on an owner: " + l);
+          checks.get("rows_on_owners").asLong() >= 20000, "every loaded row is on an owner: " + l);
     }
   }
 
   @Test
   void everyDiffWasClean() {
     assertEquals(0, report.get("checks").get("diffs_not_clean").asLong(), output);
-    JsonNode first = report.get("lifecycles").get(0);
-    assertEquals(2, first.get("diffs").size(), first.toString());
+    for (JsonNode l : report.get("lifecycles")) {
+      assertTrue(l.get("diffs").size() >= 2, "a diff before each write switch: " + l);
+    }
   }
 
   @Test

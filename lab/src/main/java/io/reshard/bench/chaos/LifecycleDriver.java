@@ -4,6 +4,7 @@ import io.reshard.router.ShardMap;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -136,8 +137,10 @@ final class LifecycleDriver {
     while (!running.isDone() && System.nanoTime() - due < 0) {
       Thread.sleep(5);
     }
-    boolean inStep = !running.isDone();
     String state = actions.workflowState();
+    boolean inStep =
+        !running.isDone()
+            && (ctx.step != LifecycleStep.COPY || Set.of("CREATED", "COPYING").contains(state));
     long logFrom = DaemonLog.end(env.daemon().logFile());
     long t0 = System.nanoTime();
     long over;
