@@ -13,11 +13,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The chaos run's report: per fault kind, how many were injected, how many healed without help, and
- * the median and largest time to heal of those; the end checks summed over the lifecycles; every
- * help given and why; and whether the run passed — only if every planned fault was injected and
- * healed without help, every lifecycle completed, every diff was clean, every check is 0 and the
- * daemon never exited by itself. Printed as tables and written as JSON. Immutable once built.
+ * The chaos run's report: per fault kind, how many were injected (and how many of them while their
+ * step still ran, the rest just after it), how many healed without help, and the median and largest
+ * time to heal of those; the end checks summed over the lifecycles; every help given and why; and
+ * whether the run passed — only if every planned fault was injected and healed without help, every
+ * lifecycle completed, every diff was clean, every check is 0 and the daemon never exited by
+ * itself. Printed as tables and written as JSON. Immutable once built.
  */
 final class ChaosReport {
   private static final ObjectMapper JSON =
@@ -111,8 +112,8 @@ final class ChaosReport {
   void print(PrintWriter out) {
     out.println();
     out.printf(
-        "%-20s %9s %20s %12s %12s%n",
-        "fault kind", "injected", "healed without help", "median heal", "max heal");
+        "%-20s %9s %9s %20s %12s %12s%n",
+        "fault kind", "injected", "in a step", "healed without help", "median heal", "max heal");
     for (FaultKind k : FaultKind.values()) {
       List<FaultRecord> of = faults.stream().filter(f -> f.planned.kind() == k).toList();
       if (of.isEmpty()) {
@@ -120,9 +121,10 @@ final class ChaosReport {
       }
       long[] heal = healTimes(of);
       out.printf(
-          "%-20s %9d %20d %12s %12s%n",
+          "%-20s %9d %9d %20d %12s %12s%n",
           k.label(),
           of.stream().filter(FaultRecord::wasInjected).count(),
+          of.stream().filter(FaultRecord::landedInStep).count(),
           heal.length,
           heal.length == 0 ? "-" : seconds(median(heal)),
           heal.length == 0 ? "-" : seconds(heal[heal.length - 1]));
@@ -182,6 +184,7 @@ final class ChaosReport {
       long[] heal = healTimes(of);
       Map<String, Object> one = new LinkedHashMap<>();
       one.put("injected", of.stream().filter(FaultRecord::wasInjected).count());
+      one.put("landed_during_step", of.stream().filter(FaultRecord::landedInStep).count());
       one.put("healed_without_help", heal.length);
       one.put("median_heal_ms", heal.length == 0 ? null : median(heal));
       one.put("max_heal_ms", heal.length == 0 ? null : heal[heal.length - 1]);

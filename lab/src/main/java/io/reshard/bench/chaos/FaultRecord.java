@@ -63,6 +63,11 @@ final class FaultRecord {
     daemonLog = List.copyOf(lines);
   }
 
+  /** Injected while its step still ran (a copy: while it copied), not just after it. */
+  synchronized boolean landedInStep() {
+    return wasInjected() && landedInStep;
+  }
+
   synchronized boolean wasInjected() {
     return injectionError == null && injectedAtMillis >= 0;
   }

@@ -107,7 +107,7 @@ final class StepActions {
     p.put(
         "target_servers",
         String.join(",", ks.targetServers().stream().map(s -> s.name()).toList()));
-    act(ctx, "create", p, () -> Set.of("absent", "unreadable").contains(workflowState()) == false);
+    act(ctx, "create", p, this::recordExists);
     created = true;
   }
 
@@ -273,6 +273,13 @@ final class StepActions {
       }
       Thread.sleep(250);
     }
+  }
+
+  /**
+   * True once the workflow's record is stored (a create whose answer was lost may have done it).
+   */
+  private boolean recordExists() throws InterruptedException {
+    return !Set.of("absent", "unreadable").contains(workflowState());
   }
 
   private boolean hasShardMap() {
