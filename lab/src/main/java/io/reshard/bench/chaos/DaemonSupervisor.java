@@ -13,9 +13,9 @@ import java.util.function.Consumer;
  * The pipeline daemon of the chaos run as a child process ({@code reshard daemon --cluster DIR} in
  * a JVM of its own, output appended to {@code DIR/daemon.log}) and its supervisor, as systemd with
  * {@code Restart=always} would be: whenever the daemon has exited, it is started again after {@code
- * restartDelay}. An exit the run caused ({@link #kill}, {@link #restartForHelp}) is expected; any
- * other is counted ({@link #unexpectedExits}) with its exit code. Thread-safe: one watch thread;
- * the other methods are called by the run.
+ * restartDelay}. An exit the run caused ({@link #kill}, {@link #restart}) is expected; any other is
+ * counted ({@link #unexpectedExits}) with its exit code. Thread-safe: one watch thread; the other
+ * methods are called by the run.
  */
 final class DaemonSupervisor implements AutoCloseable {
   /** How long a started daemon may take to record itself in cluster.json (a JVM start). */
@@ -72,12 +72,14 @@ final class DaemonSupervisor implements AutoCloseable {
   }
 
   /**
-   * Human help: stops the daemon (SIGTERM, as {@code daemon stop} does) and starts it again at
-   * once, whatever state it is in.
+   * Stops the daemon (SIGTERM, as {@code daemon stop} does) and starts it again at once, whatever
+   * state it is in: human help, or the step between two lifecycles; the caller says which.
+   *
+   * @param why for the log
    */
-  synchronized void restartForHelp() throws InterruptedException {
+  synchronized void restart(String why) throws InterruptedException {
     exitExpected = true;
-    log.accept("help: restarting the daemon");
+    log.accept("restarting the daemon: " + why);
     terminate();
     exitExpected = false;
     launch();

@@ -183,7 +183,7 @@ final class LifecycleDriver {
             + " s ("
             + unmet
             + ")");
-    env.daemon().restartForHelp();
+    env.daemon().restart("help: fault #" + fault.planned.index() + " did not heal");
     HealWatch.Result after = watch(ctx).await(System.nanoTime(), env.options().healTimeout());
     if (!after.healed() && actions.created()) {
       AdminEndpoint.Answer a = env.admin().act(ks.workflow(), "resume", java.util.Map.of());

@@ -150,7 +150,7 @@ final class StepActions {
                 + " s ("
                 + last
                 + ")");
-        env.daemon().restartForHelp();
+        env.daemon().restart("help: the copy made no progress");
         lastChange = System.nanoTime();
       }
       Thread.sleep(500);
