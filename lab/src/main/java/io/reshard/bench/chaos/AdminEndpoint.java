@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
+import java.util.function.Supplier;
 
 /**
  * The chaos run's client of the daemon's admin endpoint (docs/daemon.md), found anew on every call
@@ -60,16 +61,27 @@ final class AdminEndpoint {
   record Answer(Outcome outcome, int status, String message, JsonNode body) {}
 
   private final Path dir;
+  private final Supplier<Optional<URI>> base;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+  /** The endpoint of the daemon recorded in {@code DIR/cluster.json}, while it runs. */
   AdminEndpoint(Path dir) {
+    this(dir, () -> recorded(dir));
+  }
+
+  /**
+   * An endpoint found by {@code base} (empty while none answers), with the token in {@code
+   * DIR/daemon.token}: for tests against a stand-in daemon.
+   */
+  AdminEndpoint(Path dir, Supplier<Optional<URI>> base) {
     this.dir = dir;
+    this.base = base;
   }
 
   /** {@code GET path}: the body and status, or empty while the daemon cannot be reached. */
   Optional<Answer> get(String path) throws InterruptedException {
-    Optional<URI> base = base();
+    Optional<URI> base = this.base.get();
     if (base.isEmpty()) {
       return Optional.empty();
     }
@@ -87,7 +99,7 @@ final class AdminEndpoint {
   /** {@code POST /workflows/NAME/actions/ACTION?params}; waits as long as the action runs. */
   Answer act(String workflow, String action, Map<String, String> params)
       throws InterruptedException {
-    Optional<URI> base = base();
+    Optional<URI> base = this.base.get();
     if (base.isEmpty()) {
       return down("the daemon is not running");
     }
@@ -110,7 +122,7 @@ final class AdminEndpoint {
     }
   }
 
-  private Optional<URI> base() {
+  private static Optional<URI> recorded(Path dir) {
     return ClusterDescriptor.read(dir)
         .map(ClusterDescriptor::daemon)
         .filter(d -> ClusterDaemon.isRunning(d.pid()))

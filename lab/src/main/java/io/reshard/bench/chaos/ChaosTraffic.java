@@ -28,7 +28,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@code id % writers == its index}, so one thread writes an id at a time, and values come from one
  * growing counter. Thread-safe counters; {@link #start} once, {@link #stop} once.
  */
-final class ChaosTraffic {
+final class ChaosTraffic implements HealWatch.WriteAcks {
   /** The harness's own read of the fence row, inside the write's transaction, before the commit. */
   private static final String FENCE_READ =
       "SELECT epoch, writable FROM _reshard.fence WHERE keyspace = ? AND shard = ?"
@@ -110,8 +110,8 @@ final class ChaosTraffic {
     }
   }
 
-  /** When a write that committed on {@code shard} last began, or 0 if none did. */
-  long lastAckNanos(String shard) {
+  @Override
+  public long lastAckNanos(String shard) {
     return lastAckNanos.getOrDefault(shard, 0L);
   }
 

@@ -36,6 +36,14 @@ final class HealWatch {
   private static final Set<String> COPYING = Set.of("CREATED", "COPYING");
   private static final Set<String> FINISHED = Set.of("COMPLETED", "CANCELLED");
 
+  /** Where the application's acknowledged writes committed, and when they began. */
+  interface WriteAcks {
+    /**
+     * When a write that committed on {@code shard} last began ({@link System#nanoTime()}), or 0.
+     */
+    long lastAckNanos(String shard);
+  }
+
   /**
    * What one wait found.
    *
@@ -48,7 +56,7 @@ final class HealWatch {
   private final AdminEndpoint admin;
   private final Supplier<Optional<String>> workflow;
   private final BooleanSupplier actionAnswered;
-  private final Supplier<ChaosTraffic> traffic;
+  private final Supplier<WriteAcks> traffic;
   private final Supplier<ShardMap> newestMap;
   private final long lagBoundMillis;
 
@@ -63,7 +71,7 @@ final class HealWatch {
       AdminEndpoint admin,
       Supplier<Optional<String>> workflow,
       BooleanSupplier actionAnswered,
-      Supplier<ChaosTraffic> traffic,
+      Supplier<WriteAcks> traffic,
       Supplier<ShardMap> newestMap,
       long lagBoundMillis) {
     this.admin = admin;
@@ -172,7 +180,7 @@ final class HealWatch {
   }
 
   private Optional<String> unmetWrites(long sinceNanos) {
-    ChaosTraffic t = traffic.get();
+    WriteAcks t = traffic.get();
     ShardMap map = newestMap.get();
     if (t == null || map == null) {
       return Optional.empty();

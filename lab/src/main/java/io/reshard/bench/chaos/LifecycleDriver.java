@@ -88,13 +88,27 @@ final class LifecycleDriver {
       step(LifecycleStep.COMPLETE, ctx -> actions.act(ctx, "complete", "COMPLETED"));
       result.completed();
     } catch (StepFailedException e) {
-      env.log().accept("lifecycle " + ks.lifecycle() + " abandoned: " + e.getMessage());
-      result.abandoned(e.getMessage());
+      abandon(e.getMessage());
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      abandon("the run could not go on: " + e); // recorded; the next lifecycle starts afresh
     } finally {
       stepThread.shutdownNow();
-      app.finish(result);
+      try {
+        app.finish(result);
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Exception e) {
+        abandon("the end checks could not run: " + e);
+      }
     }
     return result;
+  }
+
+  private void abandon(String why) {
+    env.log().accept("lifecycle " + ks.lifecycle() + " abandoned: " + why);
+    result.abandoned(why);
   }
 
   private void step(LifecycleStep step, StepBody body) throws Exception {
