@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
     subcommands = {
       BenchCommand.Startup.class,
       BenchCommand.RouterReads.class,
-      BenchCommand.Cutover.class
+      BenchCommand.Cutover.class,
+      io.reshard.bench.chaos.ChaosCommand.class
     })
 public final class BenchCommand {
 
