@@ -70,6 +70,11 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     if (e instanceof CommandLine.ParameterException || e instanceof IllegalArgumentException) {
       return ExitCodes.USAGE;
     }
+    // a server that did not answer in time, a lost connection: the same command can succeed later
+    if (io.reshard.core.error.ErrorClassifier.classify(e)
+        == io.reshard.core.error.ErrorClassifier.Failure.RETRIABLE) {
+      return ExitCodes.RETRY_LATER;
+    }
     return ExitCodes.ERROR;
   }
 }

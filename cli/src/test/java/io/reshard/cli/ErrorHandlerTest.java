@@ -76,4 +76,16 @@ class ErrorHandlerTest {
     assertEquals(
         ExitCodes.ERROR, ErrorHandler.exitCodeOf(new CdcException("position lost", false, null)));
   }
+
+  @Test
+  void aServerThatDidNotAnswerInTimeIsExitSix() {
+    // keyspace init against a server paused with SIGSTOP: the connection times out
+    assertEquals(
+        ExitCodes.RETRY_LATER,
+        ErrorHandler.exitCodeOf(
+            new java.sql.SQLTimeoutException("Socket timeout when connecting to 127.0.0.1:14407")));
+    assertEquals(
+        ExitCodes.ERROR,
+        ErrorHandler.exitCodeOf(new java.sql.SQLException("Access denied", "28000", 1045)));
+  }
 }

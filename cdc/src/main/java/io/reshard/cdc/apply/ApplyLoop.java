@@ -120,6 +120,9 @@ public final class ApplyLoop implements Runnable {
         } catch (SQLException e) {
           failures = failuresAfter(failures, e);
           rollBack(c, consumer);
+          if (endsThisApplier(e, failures)) {
+            throw e; // a new applier, on a new connection, goes on from the stored position
+          }
           LOG.warn(
               "apply {} -> {}: {} (attempt {} of {})",
               config.workflow(),
@@ -163,8 +166,25 @@ public final class ApplyLoop implements Runnable {
     return retriable ? failures + 1 : Math.max(failures + 1, MAX_CONSECUTIVE_FAILURES - 1);
   }
 
+  /**
+   * True if {@code e} should end this applier's thread rather than be tried again on its
+   * connection: a lost connection at once (every statement on it would fail the same way), any
+   * other failure that trying again can heal (a lock conflict, a target under a global read lock)
+   * once its attempts are used up. The stream is then {@code ERROR} without a thread, and whoever
+   * hosts it starts a new applier, which reconnects and continues from the position stored in the
+   * target. A data error is not: it stops the stream for the operator ({@link #fail}).
+   */
+  static boolean endsThisApplier(SQLException e, int failures) {
+    if (ErrorClassifier.isConnectionLoss(e)) {
+      return true;
+    }
+    return failures >= MAX_CONSECUTIVE_FAILURES
+        && ErrorClassifier.classify(e) == ErrorClassifier.Failure.RETRIABLE;
+  }
+
   /** Handles a paused or failed stream; returns true when records may be applied. */
-  private boolean mayApply(Connection c, KafkaConsumer<byte[], byte[]> consumer) {
+  private boolean mayApply(Connection c, KafkaConsumer<byte[], byte[]> consumer)
+      throws SQLException {
     synchronized (this) {
       if (!resumeRequested) {
         if (state == StreamsTable.State.RUNNING) {
@@ -200,6 +220,9 @@ public final class ApplyLoop implements Runnable {
         notifyAll();
       }
     } catch (SQLException e) {
+      if (ErrorClassifier.isConnectionLoss(e)) {
+        throw e; // as in run: a new applier reconnects; the resume is its stored state's to redo
+      }
       lastError = "cannot resume: " + e.getMessage();
     }
     return false;

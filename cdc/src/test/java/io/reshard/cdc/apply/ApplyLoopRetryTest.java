@@ -1,6 +1,8 @@
 package io.reshard.cdc.apply;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
@@ -31,5 +33,25 @@ class ApplyLoopRetryTest {
   void aFatalErrorStopsAsSoonAsTheRowIsNamed() {
     SQLException readOnly = new SQLException("read-only", "HY000", 1290);
     assertEquals(4, ApplyLoop.failuresAfter(0, readOnly));
+  }
+
+  @Test
+  void aLostConnectionEndsTheApplierAtOnceSoThatANewOneReconnects() {
+    // the applier's one connection is dead: trying again on it could never succeed
+    SQLException lost = new SQLException("Connection is closed", "08000", 0);
+    assertTrue(ApplyLoop.endsThisApplier(lost, 1));
+  }
+
+  @Test
+  void aLockConflictEndsTheApplierOnlyOnceItsAttemptsAreUsedUp() {
+    SQLException lockWait = new SQLException("Lock wait timeout exceeded", "HY000", 1205);
+    assertFalse(ApplyLoop.endsThisApplier(lockWait, 4));
+    assertTrue(ApplyLoop.endsThisApplier(lockWait, 5));
+  }
+
+  @Test
+  void aDataErrorNeverEndsTheApplierItStopsTheStreamForTheOperator() {
+    SQLException tooLong = new SQLException("Data too long for column 'body'", "22001", 1406);
+    assertFalse(ApplyLoop.endsThisApplier(tooLong, 5));
   }
 }
