@@ -87,6 +87,22 @@ public final class ApplyEngine implements AutoCloseable {
     return thread.isAlive();
   }
 
+  /**
+   * Waits up to {@code timeout} for the engine's thread to end (an applier that lost its target's
+   * connection ends it, see {@link #isRunning}).
+   *
+   * @return true if it has ended; false if it still runs or this thread was interrupted
+   */
+  public boolean awaitEnded(Duration timeout) {
+    try {
+      thread.join(Math.max(1, timeout.toMillis()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    return !thread.isAlive();
+  }
+
   /** Starts applying on the engine's thread. */
   public void start() {
     thread.start();

@@ -225,7 +225,7 @@ public final class CaptureService implements DaemonService {
   private Outcome runOneEngine() {
     CaptureEngine e;
     try {
-      e = engines.apply(config, metrics);
+      e = engines.apply(config, new Watching());
       engine = e;
       e.start();
     } catch (CdcException x) {
@@ -250,6 +250,50 @@ public final class CaptureService implements DaemonService {
       return new Outcome(true, null);
     }
     return new Outcome(true, e.failure().orElse(null));
+  }
+
+  /**
+   * The engine's listener: passes everything on to the meters, and shows the engine's own retries
+   * in the service's state ({@code RETRYING}, naming the failure, from a retry until the next
+   * session starts or commits), so that {@code /health} is not {@code up} while capture cannot
+   * reach its source or Kafka.
+   */
+  private final class Watching implements CaptureListener {
+    @Override
+    public void onSessionStarted(CapturePosition from, boolean stored) {
+      metrics.onSessionStarted(from, stored);
+      running();
+    }
+
+    @Override
+    public void beforeCommit(CapturePosition position, int rows) {
+      metrics.beforeCommit(position, rows);
+    }
+
+    @Override
+    public void afterCommit(CapturePosition position, int rows) {
+      metrics.afterCommit(position, rows);
+      running();
+    }
+
+    @Override
+    public void onRetry(CdcException error, Duration backoff) {
+      metrics.onRetry(error, backoff);
+      state = ServiceState.RETRYING;
+      detail = "retrying in " + backoff.toMillis() + " ms: " + error.getMessage();
+    }
+
+    @Override
+    public void onStopped(CdcException failure) {
+      metrics.onStopped(failure);
+    }
+
+    private void running() {
+      if (state == ServiceState.RETRYING) {
+        state = ServiceState.RUNNING;
+        detail = null;
+      }
+    }
   }
 
   /**

@@ -104,6 +104,16 @@ final class Streams implements AutoCloseable {
 
   private ApplyEngine applier(
       String stream, ShardServer into, List<ShardServer> from, Map<String, GtidPosition> start) {
+    return applier(stream, into, from, start, Map.of());
+  }
+
+  /** An applier started with stop points {@code stops} (topic to position) already set. */
+  private ApplyEngine applier(
+      String stream,
+      ShardServer into,
+      List<ShardServer> from,
+      Map<String, GtidPosition> start,
+      Map<String, GtidPosition> stops) {
     Map<String, GtidPosition> sources = new LinkedHashMap<>();
     for (ShardServer f : from) {
       sources.put(topic(f.shard()), start.get(f.shard()));
@@ -123,6 +133,9 @@ final class Streams implements AutoCloseable {
                 applySettings.maxRowsPerCommit(),
                 applySettings.pollTimeout()),
             meters);
+    if (!stops.isEmpty()) {
+      e.stopAt(stops);
+    }
     e.start();
     return e;
   }
@@ -225,17 +238,70 @@ final class Streams implements AutoCloseable {
       a.stopAt(byTopic); // all at once: the applier must not stop on a part of them
     }
     long deadline = System.nanoTime() + timeout.toNanos();
-    for (ApplyEngine a : appliers.values()) {
+    for (String shard : List.copyOf(appliers.keySet())) {
       for (Map.Entry<String, GtidPosition> p : byTopic.entrySet()) {
-        StreamSeams.WaitEnd end =
-            StreamSeams.awaitStopped(
-                a, p.getKey(), p.getValue(), deadline, () -> captureFailure(from));
-        if (end != StreamSeams.WaitEnd.STOPPED) {
+        if (!awaitStoppedOrRestart(appliers, shard, byTopic, p, deadline, from)) {
           return false;
         }
       }
     }
     return true;
+  }
+
+  /** How long a wait pauses before it starts a dead applier again: its server may be coming up. */
+  static final Duration RESTART_PAUSE = Duration.ofMillis(500);
+
+  /**
+   * Waits until the applier into {@code shard} has stopped at {@code stop}. One whose thread ended
+   * meanwhile (it lost its target's connection: a server that went away for a moment) is replaced,
+   * within the same deadline, by a new applier held at {@code byTopic} from its start, which goes
+   * on from the position stored in its target; any other end of the wait ends it.
+   *
+   * @return true once it stopped there
+   */
+  private boolean awaitStoppedOrRestart(
+      Map<String, ApplyEngine> appliers,
+      String shard,
+      Map<String, GtidPosition> byTopic,
+      Map.Entry<String, GtidPosition> stop,
+      long deadline,
+      List<ShardServer> from) {
+    while (true) {
+      ApplyEngine a = appliers.get(shard);
+      StreamSeams.WaitEnd end =
+          StreamSeams.awaitStopped(
+              a, stop.getKey(), stop.getValue(), deadline, () -> captureFailure(from));
+      if (end == StreamSeams.WaitEnd.STOPPED) {
+        return true;
+      }
+      if (end != StreamSeams.WaitEnd.IN_ERROR
+          || !a.awaitEnded(RESTART_PAUSE)
+          || deadline - System.nanoTime() <= RESTART_PAUSE.toNanos()) {
+        return false;
+      }
+      try {
+        Thread.sleep(RESTART_PAUSE.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+      a.close();
+      appliers.put(shard, replacement(appliers, shard, byTopic));
+    }
+  }
+
+  /** A new applier on the stream of {@code appliers}' applier into {@code shard}, held at stops. */
+  private ApplyEngine replacement(
+      Map<String, ApplyEngine> appliers, String shard, Map<String, GtidPosition> byTopic) {
+    boolean fwd = appliers == forward;
+    List<ShardServer> into = fwd ? spec.targets() : spec.sources();
+    ShardServer server =
+        into.stream().filter(t -> t.shard().equals(shard)).findFirst().orElseThrow();
+    return fwd
+        ? applier(
+            streamName(true, forwardGeneration), server, spec.sources(), forwardStart, byTopic)
+        : applier(
+            streamName(false, reverseGeneration), server, spec.targets(), reverseStart, byTopic);
   }
 
   /** Lets every applier of {@code appliers} run on: their stop points are cleared. */

@@ -149,7 +149,7 @@ final class ChunkCopier implements AutoCloseable {
     } catch (io.reshard.router.UnmappableValueException e) {
       throw new DataIntegrityException(
           "row "
-              + table.keyOf(r).toJson(table.primaryKey())
+              + keyText(r)
               + " of "
               + spec.keyspace()
               + "."
@@ -161,6 +161,19 @@ final class ChunkCopier implements AutoCloseable {
               + ". Give it a value the vindex maps (or delete it) on the source, then run"
               + " `reshard workflow resume`: the copy goes on from where it stopped");
     }
+  }
+
+  /** The row's primary key for a message, as {@code {id=7, ...}} (the values as text). */
+  private String keyText(Row r) {
+    java.util.StringJoiner key = new java.util.StringJoiner(", ", "{", "}");
+    for (String column : table.primaryKey()) {
+      byte[] v = r.value(table.copyIndexOf(column));
+      key.add(
+          column
+              + "="
+              + (v == null ? "NULL" : new String(v, java.nio.charset.StandardCharsets.UTF_8)));
+    }
+    return key.toString();
   }
 
   private List<Row> readLocked(RowKey after, int rows) throws SQLException {
