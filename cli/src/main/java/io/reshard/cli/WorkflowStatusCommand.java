@@ -66,7 +66,7 @@ final class WorkflowStatusCommand implements Callable<Integer> {
             + w.path("state").asText());
   }
 
-  /** Copy done and progress, max lag, last diff, last error. */
+  /** Copy done and progress, why a copy stopped, max lag, last diff, last error. */
   private static void printProgress(PrintWriter out, JsonNode w) {
     out.println("  copy done:      " + w.path("copy_done").asText("unknown"));
     JsonNode copy = w.path("copy");
@@ -76,6 +76,14 @@ final class WorkflowStatusCommand implements Callable<Integer> {
           copy.path("rows_copied").asLong(),
           copy.path("estimated_rows").asLong(),
           copy.path("rows_per_s").asLong());
+    }
+    if (w.hasNonNull("copy_error")) {
+      out.println(
+          "  copy stopped:   "
+              + w.get("copy_error").asText()
+              + (w.path("copy_heals").asBoolean(false)
+                  ? " (the daemon starts it again by itself)"
+                  : " (waits for `reshard workflow resume` once the cause is fixed)"));
     }
     out.println(
         "  max lag:        "
