@@ -11,12 +11,14 @@ import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.core.position.GtidPosition;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -60,7 +62,8 @@ class CdcTailIT {
         assertTrue(System.nanoTime() < deadline, "capture did not reach " + end);
         Thread.sleep(50);
       }
-      capture.close(); // its heartbeats would keep the tail from ever going idle
+      // capture keeps running, and writes a heartbeat every 500 ms: they must not keep the tail
+      // from going idle, nor be printed without --heartbeats
       ReshardLauncherIT.Run r =
           ReshardLauncherIT.reshard(
               "cdc",
@@ -97,6 +100,40 @@ class CdcTailIT {
       }
       assertEquals(List.of("c:1", "c:2", "u:1", "d:2"), ops, r.out());
       assertTrue(begins >= 3 && begins == ends, "BEGIN " + begins + ", END " + ends);
+      assertEquals(
+          0,
+          r.out().lines().filter(l -> l.contains("\"position\":{")).count(),
+          "no heartbeat without --heartbeats: " + r.out());
+
+      // the reader of its pipe exits: so does the tail, at its next record (a heartbeat here)
+      String cmd =
+          String.join(
+              " ",
+              ReshardLauncherIT.REPO.resolve("reshard").toString(),
+              "cdc tail --cluster",
+              cluster.dir().toString(),
+              "--keyspace",
+              cluster.database(),
+              "--shard=-40 --topic-prefix",
+              cluster.topicPrefix(),
+              "--from-beginning --heartbeats | head -n 2");
+      java.nio.file.Path out = java.nio.file.Files.createTempFile("tail-head", ".txt");
+      Process p =
+          new ProcessBuilder("sh", "-c", cmd)
+              .redirectErrorStream(true)
+              .redirectOutput(out.toFile())
+              .directory(ReshardLauncherIT.REPO.toFile())
+              .start();
+      boolean ended = p.waitFor(2, TimeUnit.MINUTES);
+      if (!ended) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+      }
+      String piped = java.nio.file.Files.readString(out, StandardCharsets.UTF_8);
+      java.nio.file.Files.delete(out);
+      assertTrue(ended, "the tail went on after head exited: " + piped);
+      assertEquals(0, p.exitValue(), piped);
+      assertEquals(2, piped.lines().filter(l -> l.startsWith("{")).count(), piped);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.reshard.cli;
 
 import io.reshard.cdc.ChangeRecords;
+import io.reshard.cdc.RecordKind;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.cluster.LocalCluster;
 import java.io.PrintWriter;
@@ -12,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,7 +34,8 @@ final class CdcCommand {
       description = {
         "Print a shard's change events as JSON lines, as any read_committed Kafka consumer of",
         "<prefix>.<keyspace>.<shard> sees them: row changes (Debezium envelope), transaction",
-        "BEGIN/END, schema changes and heartbeats. Without --from-beginning it starts at the end."
+        "BEGIN/END and schema changes (heartbeats with --heartbeats). Without --from-beginning it",
+        "starts at the end. It ends when the output is closed (cdc tail ... | head -n 5)."
       })
   static final class Tail implements Callable<Integer> {
     @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -58,13 +61,21 @@ final class CdcCommand {
     @Option(names = "--from-beginning", description = "Start at the topic's first record.")
     boolean fromBeginning;
 
-    @Option(names = "--max", description = "Stop after N records.")
+    @Option(names = "--max", description = "Stop after printing N records.")
     Long max;
 
     @Option(
         names = "--idle-timeout",
-        description = "Stop after this many seconds without a new record (default: never).")
+        description = {
+          "Stop after this many seconds without a new change record (data, transaction or schema)",
+          "(default: never). Heartbeats do not count: capture writes them to a quiet topic too."
+        })
     Long idleSeconds;
+
+    @Option(
+        names = "--heartbeats",
+        description = "Print capture's heartbeat records too (hidden by default).")
+    boolean heartbeats;
 
     @Override
     public Integer call() {
@@ -76,7 +87,6 @@ final class CdcCommand {
       }
       ClusterDescriptor d = LocalCluster.require(cluster);
       String topic = ChangeRecords.changeTopic(prefix, keyspace, shard);
-      PrintWriter out = spec.commandLine().getOut();
       TopicPartition tp = new TopicPartition(topic, 0);
       try (KafkaConsumer<byte[], byte[]> consumer =
           new KafkaConsumer<>(ChangeRecords.consumerProperties(d.kafka().bootstrap(), null))) {
@@ -97,24 +107,58 @@ final class CdcCommand {
         } else {
           consumer.seekToEnd(List.of(tp));
         }
-        long printed = 0;
-        long lastRecord = System.nanoTime();
-        while (max == null || printed < max) {
-          for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-            out.println(new String(r.value(), StandardCharsets.UTF_8));
-            lastRecord = System.nanoTime();
-            if (max != null && ++printed >= max) {
-              break;
-            }
+        print(consumer);
+      }
+      return ExitCodes.OK;
+    }
+
+    /**
+     * Prints records until {@code --max} are printed, {@code --idle-timeout} passes without a
+     * change record, or the output is closed (the reader of a pipe, such as {@code head}, has
+     * exited).
+     */
+    private void print(KafkaConsumer<byte[], byte[]> consumer) {
+      PrintWriter out = spec.commandLine().getOut();
+      long printed = 0;
+      long lastChange = System.nanoTime();
+      while (max == null || printed < max) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          boolean heartbeat = isHeartbeat(r);
+          if (!heartbeat) {
+            lastChange = System.nanoTime();
           }
-          out.flush();
-          if (idleSeconds != null
-              && System.nanoTime() - lastRecord > idleSeconds * 1_000_000_000L) {
+          if (heartbeat && !heartbeats) {
+            continue;
+          }
+          out.println(new String(r.value(), StandardCharsets.UTF_8));
+          if (max != null && ++printed >= max) {
             break;
           }
         }
+        out.flush();
+        if (outputClosed(out)) {
+          return;
+        }
+        if (idleSeconds != null && System.nanoTime() - lastChange > idleSeconds * 1_000_000_000L) {
+          return;
+        }
       }
-      return ExitCodes.OK;
+    }
+
+    private static boolean isHeartbeat(ConsumerRecord<byte[], byte[]> r) {
+      Header h = r.headers().lastHeader(ChangeRecords.KIND_HEADER);
+      return h != null
+          && RecordKind.HEARTBEAT
+              .name()
+              .equalsIgnoreCase(new String(h.value(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * True once writing failed: standard output swallows the broken pipe, so both the writer and
+     * the stream under it are asked.
+     */
+    private static boolean outputClosed(PrintWriter out) {
+      return out.checkError() || System.out.checkError();
     }
   }
 }

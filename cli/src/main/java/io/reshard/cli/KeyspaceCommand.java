@@ -247,9 +247,12 @@ final class KeyspaceCommand {
   static VSchema readVSchema(CommandLine.Model.CommandSpec spec, Path file) {
     try {
       return VSchema.parse(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--vschema " + file + ": no such file");
     } catch (IOException e) {
       throw new CommandLine.ParameterException(
-          spec.commandLine(), "--vschema: cannot read " + file + ": " + e.getMessage());
+          spec.commandLine(), "--vschema: cannot read " + file + ": " + e);
     } catch (RuntimeException e) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--vschema " + file + ": " + e.getMessage());

@@ -109,6 +109,33 @@ class OutputJsonTest {
   }
 
   @Test
+  void aVSchemaFileThatDoesNotExistIsAUsageErrorThatSaysSo() throws Exception {
+    String missing = tmp.resolve("nofile.json").toString();
+    for (String verb : List.of("init", "set-vschema")) {
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "keyspace",
+                  verb,
+                  "--cluster",
+                  tmp.toString(),
+                  "--keyspace",
+                  "chat",
+                  "--vschema",
+                  missing,
+                  "--output",
+                  "json"));
+      if (verb.equals("init")) {
+        args.add("--shards=-80,80-");
+      }
+      Run r = run(args.toArray(String[]::new));
+      assertEquals(ExitCodes.USAGE, r.exitCode(), verb + ": " + r.err());
+      String error = failureDocument(r).get("error").asText();
+      assertTrue(error.contains(missing + ": no such file"), verb + ": " + error);
+    }
+  }
+
+  @Test
   void aUsageErrorWithoutOutputJsonLeavesStandardOutputEmpty() {
     Run r = run("workflow", "status", "--cluster", tmp.toString(), "--bogus", "w");
     assertEquals(ExitCodes.USAGE, r.exitCode());

@@ -16,7 +16,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +85,8 @@ public final class ApplyLoop implements Runnable {
     long nextOffset;
     GtidPosition position;
     volatile GtidPosition stopAt;
+    // the offset of the record that stopped the stream, once a resume said to pass over it
+    long passOverOffset = -1;
 
     Topic(String name, GtidPosition p0) {
       this.name = name;
@@ -145,6 +146,13 @@ public final class ApplyLoop implements Runnable {
           } else {
             sleep(Duration.ofMillis(200L * failures));
           }
+        } catch (RuntimeException e) {
+          rollBack(c, consumer);
+          if (ErrorClassifier.classify(e) == ErrorClassifier.Failure.RETRIABLE) {
+            throw e; // Kafka unreachable for longer than the client waits: a new applier
+          }
+          // the same records give the same answer: stop once, for the operator, and stay
+          fail(c, "apply " + config.workflow() + " -> " + config.target() + " stopped: " + e);
         }
       }
     } catch (SQLException | RuntimeException e) {
@@ -202,7 +210,7 @@ public final class ApplyLoop implements Runnable {
     try {
       for (Topic t : topics.values()) {
         if (skipErrorRecord && state == StreamsTable.State.ERROR && t == errorTopic) {
-          t.nextOffset = t.committedOffset + 1; // pass over the DDL or truncate that stopped us
+          t.passOverOffset = t.committedOffset; // read it again, to know what to pass over
         }
         StreamsTable.advance(c, config.workflow(), t.name, t.nextOffset, t.position.toString());
         StreamsTable.setState(c, config.workflow(), t.name, StreamsTable.State.RUNNING, null);
@@ -245,18 +253,29 @@ public final class ApplyLoop implements Runnable {
           oldestUnappliedMillis = r.timestamp();
           oldestKnown = true;
         }
-        ChangeRecord rec = ChangeRecords.parse(r);
-        String stop = stopReason(t, rec);
-        if (stop != null) {
-          stopOn(c, consumer, t, r.offset(), stop);
-          return;
+        if (r.offset() == t.passOverOffset) {
+          passOver(t, r);
+          continue;
         }
+        ChangeRecord rec = null;
         try {
+          rec = ChangeRecords.parse(r);
+          String stop = stopReason(t, rec);
+          if (stop != null) {
+            stopOn(c, consumer, t, r.offset(), stop);
+            return;
+          }
           rowsInTx += applyOne(c, t, rec);
         } catch (SQLException e) {
-          throw rows.batchesRows() ? e : naming(e, t, rec);
+          throw rows.batchesRows() || rec == null ? e : StopMessages.naming(e, t.name, rec);
         } catch (UnmappableValueException e) {
-          stopOn(c, consumer, t, r.offset(), unmappable(t, rec, e));
+          stopOn(c, consumer, t, r.offset(), StopMessages.unmappable(t.name, rec, e));
+          return;
+        } catch (RuntimeException e) {
+          if (ErrorClassifier.classify(e) == ErrorClassifier.Failure.RETRIABLE) {
+            throw e;
+          }
+          stopOn(c, consumer, t, r.offset(), StopMessages.dataError(t.name, r.offset(), rec, e));
           return;
         }
         t.nextOffset = r.offset() + 1;
@@ -283,6 +302,35 @@ public final class ApplyLoop implements Runnable {
   }
 
   /**
+   * Passes over the record a resume said to pass over: the one that stopped the stream. A statement
+   * (DDL or truncate) is then taken as dealt with: its GTID joins the position, so that the other
+   * records of the same statement (a partition drop publishes a truncate and a schema record) do
+   * not stop the stream a second time. The pass commits with the rest of the batch.
+   */
+  private void passOver(Topic t, ConsumerRecord<byte[], byte[]> r) {
+    t.passOverOffset = -1;
+    t.nextOffset = r.offset() + 1;
+    recordsInOpenTx++;
+    ChangeRecord rec;
+    try {
+      rec = ChangeRecords.parse(r);
+    } catch (RuntimeException unreadable) {
+      return; // a record that cannot be read is passed over as it is
+    }
+    boolean statement =
+        rec.kind() == RecordKind.SCHEMA || (rec.kind() == RecordKind.DATA && "t".equals(rec.op()));
+    if (statement && rec.gtid() != null && !t.position.contains(rec.gtid())) {
+      t.position = t.position.with(rec.gtid());
+    }
+    LOG.info(
+        "apply {} -> {}: passed over {} offset {}",
+        config.workflow(),
+        config.target(),
+        t.name,
+        r.offset());
+  }
+
+  /**
    * Stops the stream of {@code t} in {@code ERROR} at the record at {@code offset}: what came
    * before it commits, with this record's own offset stored (markers may sit between it and the
    * previous one), so that a resume that passes over it skips exactly this record.
@@ -294,29 +342,6 @@ public final class ApplyLoop implements Runnable {
     t.nextOffset = offset;
     commit(c, t, StreamsTable.State.ERROR, why);
     consumer.seek(t.tp, t.committedOffset);
-  }
-
-  /** Why a change whose new row no vindex can place stops the stream, and what to do. */
-  private String unmappable(Topic t, ChangeRecord rec, UnmappableValueException e) {
-    return "stream "
-        + t.name
-        + " stopped at offset "
-        + rec.offset()
-        + ", GTID "
-        + rec.gtid()
-        + ": a change (op "
-        + rec.op()
-        + ") gives row "
-        + keyText(rec)
-        + " of "
-        + rec.database()
-        + "."
-        + rec.table()
-        + " a sharding key no shard can hold: "
-        + e.getMessage()
-        + ". Nothing after it was applied. Fix the row on the source (give it a key the vindex"
-        + " maps, or delete it); the change that fixes it carries the whole row. Then resume the"
-        + " stream: it passes over this change";
   }
 
   private static boolean reachedStop(Topic t) {
@@ -365,46 +390,6 @@ public final class ApplyLoop implements Runnable {
     return String.join(", ", points);
   }
 
-  /** The record's primary key as {@code {id=7, ...}}, or {@code none}. */
-  private static String keyText(ChangeRecord rec) {
-    if (rec.key() == null) {
-      return "none";
-    }
-    StringBuilder key = new StringBuilder();
-    rec.key()
-        .forEach(
-            (k, v) ->
-                key.append(key.isEmpty() ? "" : ", ")
-                    .append(k)
-                    .append('=')
-                    .append(v instanceof byte[] b ? "0x" + HexFormat.of().formatHex(b) : v));
-    return "{" + key + "}";
-  }
-
-  /** {@code e} with the record that caused it named: table, op, key, topic, offset and GTID. */
-  private static SQLException naming(SQLException e, Topic t, ChangeRecord rec) {
-    return new SQLException(
-        e.getMessage()
-            + " (applying op "
-            + rec.op()
-            + " of "
-            + rec.database()
-            + "."
-            + rec.table()
-            + " key "
-            + keyText(rec)
-            + ", "
-            + t.name
-            + " offset "
-            + rec.offset()
-            + ", GTID "
-            + rec.gtid()
-            + ")",
-        e.getSQLState(),
-        e.getErrorCode(),
-        e);
-  }
-
   /** Applies one record inside the current target transaction; returns the row changes it made. */
   private int applyOne(Connection c, Topic t, ChangeRecord rec) throws SQLException {
     switch (rec.kind()) {
@@ -445,24 +430,10 @@ public final class ApplyLoop implements Runnable {
         || rec.table() == null
         || !config.keyspace().equals(rec.database())
         || !rows.isMoved(rec.table())
-        || (rec.gtid() != null && t.p0.contains(rec.gtid()))) {
-      return null;
+        || (rec.gtid() != null && (t.p0.contains(rec.gtid()) || t.position.contains(rec.gtid())))) {
+      return null; // before P0, or a statement already passed over (its other records)
     }
-    return "stream "
-        + t.name
-        + " stopped at offset "
-        + rec.offset()
-        + ", GTID "
-        + rec.gtid()
-        + ": a statement changed moved table "
-        + rec.database()
-        + "."
-        + rec.table()
-        + " during the workflow: "
-        + rec.ddl()
-        + ". Nothing after it was applied. Apply the same statement to target "
-        + config.target()
-        + " (or decide to skip it), then resume the stream";
+    return StopMessages.statement(t.name, rec, config.target());
   }
 
   private boolean isOurs(ChangeRecord rec) {

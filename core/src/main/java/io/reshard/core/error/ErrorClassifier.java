@@ -80,6 +80,21 @@ public final class ErrorClassifier {
   /** {@code ER_NO_REFERENCED_ROW_2}: a foreign key's parent row is missing. */
   public static final int ER_NO_REFERENCED_ROW = 1452;
 
+  /** {@code ER_NO_DEFAULT_FOR_FIELD}: a NOT NULL column without a default got no value. */
+  public static final int ER_NO_DEFAULT_FOR_FIELD = 1364;
+
+  /** {@code ER_TRUNCATED_WRONG_VALUE}: a value of the wrong form, such as a date out of range. */
+  public static final int ER_WRONG_VALUE = 1292;
+
+  /** {@code ER_ROW_IS_REFERENCED_2}: a foreign key's child rows still point at the row. */
+  public static final int ER_ROW_IS_REFERENCED = 1451;
+
+  /** MySQL 8's {@code ER_CHECK_CONSTRAINT_VIOLATED}: the row breaks a CHECK constraint. */
+  public static final int ER_CHECK_CONSTRAINT_VIOLATED = 3819;
+
+  /** MariaDB's {@code ER_CONSTRAINT_FAILED}: the row breaks a CHECK constraint. */
+  public static final int ER_CONSTRAINT_FAILED = 4025;
+
   private ErrorClassifier() {}
 
   /**
@@ -124,7 +139,12 @@ public final class ErrorClassifier {
           ER_DATA_OUT_OF_RANGE,
           WARN_DATA_TRUNCATED,
           ER_TRUNCATED_WRONG_VALUE,
-          ER_NO_REFERENCED_ROW ->
+          ER_NO_REFERENCED_ROW,
+          ER_NO_DEFAULT_FOR_FIELD,
+          ER_WRONG_VALUE,
+          ER_ROW_IS_REFERENCED,
+          ER_CHECK_CONSTRAINT_VIOLATED,
+          ER_CONSTRAINT_FAILED ->
           Failure.DATA;
       default ->
           e instanceof SQLTransientException || e instanceof SQLRecoverableException

@@ -23,7 +23,8 @@ class ErrorClassifierTest {
 
   @Test
   void refusedRowsAreDataErrors() {
-    for (int code : new int[] {1062, 1048, 1406, 1264, 1265, 1366, 1452}) {
+    for (int code :
+        new int[] {1062, 1048, 1406, 1264, 1265, 1366, 1452, 1364, 1292, 1451, 3819, 4025}) {
       assertEquals(Failure.DATA, ErrorClassifier.classify(sql(code, "23000")), "code " + code);
     }
   }
