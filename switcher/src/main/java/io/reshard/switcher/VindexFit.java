@@ -17,10 +17,10 @@ import java.util.Optional;
  * Whether a table's primary vindex can map its column's type, decided by the code that places the
  * rows rather than by a list of its own: the one placement rule ({@link ShardingKey}, which copy,
  * diff and apply share and which gives the vindex what an application gives router-lib) is asked to
- * place a probe row, and the router-lib vindex it calls accepts or refuses the value in the form the
- * rule passes it. The rule passes an integer or YEAR column's value as an integer and every other
- * column's as bytes (text as UTF-8, an ENUM or SET as its labels); the router-lib vindexes take
- * integers ({@code hash}, {@code numeric}) or bytes and integers ({@code xxhash}, {@code
+ * place a probe row, and the router-lib vindex it calls accepts or refuses the value in the form
+ * the rule passes it. The rule passes an integer or YEAR column's value as an integer and every
+ * other column's as bytes (text as UTF-8, an ENUM or SET as its labels); the router-lib vindexes
+ * take integers ({@code hash}, {@code numeric}) or bytes and integers ({@code xxhash}, {@code
  * binary_md5}). A column type the rule cannot place alike on every path (FLOAT, DOUBLE, ...) is
  * refused before this check, by {@link ShardingKey#of}. So whether a type fits depends on the
  * column's kind, never on the value, and one probe value answers it for every row: the text {@code
