@@ -15,13 +15,16 @@ import java.util.Optional;
 
 /**
  * Whether a table's primary vindex can map its column's type, decided by the code that places the
- * rows rather than by a list of its own: the copier's {@link ShardingKey} is asked to place a probe
- * row, and the router-lib vindex it calls accepts or refuses the value in the form the placement
- * passes it. {@link ShardingKey} passes an integer column's value as an integer and every other
- * column's as its bytes; the router-lib vindexes take integers ({@code hash}, {@code numeric}) or
- * bytes and integers ({@code xxhash}, {@code binary_md5}). So whether a type fits depends on the
+ * rows rather than by a list of its own: the one placement rule ({@link ShardingKey}, which copy,
+ * diff and apply share and which gives the vindex what an application gives router-lib) is asked to
+ * place a probe row, and the router-lib vindex it calls accepts or refuses the value in the form
+ * the rule passes it. The rule passes an integer or YEAR column's value as an integer and every
+ * other column's as bytes (text as UTF-8, an ENUM or SET as its labels); the router-lib vindexes
+ * take integers ({@code hash}, {@code numeric}) or bytes and integers ({@code xxhash}, {@code
+ * binary_md5}). A column type the rule cannot place alike on every path (FLOAT, DOUBLE, ...) is
+ * refused before this check, by {@link ShardingKey#of}. So whether a type fits depends on the
  * column's kind, never on the value, and one probe value answers it for every row: the text {@code
- * 0}, which is a valid integer and is as good as any other bytes.
+ * 0}, which is a valid integer, ENUM index and SET mask and is as good as any other bytes.
  *
  * <p>The same probe over every functional {@link VindexType} names the types that would map the
  * column, for the refusal's advice. Stateless and thread-safe.

@@ -55,6 +55,11 @@ class CreateRefusalsIT {
         "CREATE TABLE users (id BIGINT PRIMARY KEY, email VARCHAR(64) NOT NULL) ENGINE=InnoDB",
         "CREATE TABLE notes (id BIGINT PRIMARY KEY, owner_id BIGINT NULL) ENGINE=InnoDB",
         "INSERT INTO notes VALUES (10, NULL), (11, 5), (12, NULL)",
+        "CREATE TABLE prices (id BIGINT PRIMARY KEY, price DOUBLE NOT NULL) ENGINE=InnoDB",
+        "INSERT INTO prices VALUES (1, 0.1)",
+        "CREATE TABLE tagged (tags SET('a','b','c') NOT NULL, n BIGINT NOT NULL,"
+            + " PRIMARY KEY (tags, n)) ENGINE=InnoDB",
+        "CREATE TABLE wide (w " + wideEnum() + " NOT NULL PRIMARY KEY, n BIGINT) ENGINE=InnoDB",
         "CREATE DATABASE IF NOT EXISTS `café`",
         "CREATE TABLE IF NOT EXISTS `café`.messages (id BIGINT PRIMARY KEY,"
             + " channel_id BIGINT NOT NULL, body VARCHAR(100)) ENGINE=InnoDB");
@@ -204,5 +209,49 @@ class CreateRefusalsIT {
       assertTrue(m.contains(reason), reason + " in " + m);
     }
     assertFalse(m.contains("does not exist on source"), "not a missing table on the source: " + m);
+  }
+
+  /** An ENUM of one label more than an ENUM primary key may have. */
+  private static String wideEnum() {
+    StringBuilder b = new StringBuilder("ENUM(");
+    for (int i = 0; i <= io.reshard.core.schema.ColumnDef.MAX_ENUM_KEY_LABELS; i++) {
+      b.append(i == 0 ? "'" : ",'").append("w").append(i).append("'");
+    }
+    return b.append(")").toString();
+  }
+
+  /**
+   * A sharding column no placement can give every path alike (a DOUBLE, which the copy read as text
+   * and apply refused), a SET in a primary key and an ENUM key of too many labels are refused
+   * together, each naming table, column, type and what to do; nothing is written. The DOUBLE was
+   * accepted before the one placement rule: its create went through.
+   */
+  @Test
+  void keyAndShardingColumnTypesNotSupportedEndToEndAreRefusedTogether() throws Exception {
+    String vschema =
+        "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"},"
+            + " \"xx\": {\"type\": \"xxhash\"}}, \"tables\": {"
+            + "\"prices\": {\"column_vindexes\": [{\"column\": \"price\", \"name\": \"xx\"}]}, "
+            + placed("tagged", "n")
+            + ", "
+            + placed("wide", "n")
+            + "}}";
+    String m = refused(spec(ks, "types", vschema, "c0-e0", "e0-"));
+    assertTrue(m.startsWith("workflow types not created, for 3 reasons"), m);
+    for (String reason :
+        List.of(
+            "table prices: column price of type double cannot be a sharding column: a"
+                + " floating-point value has no exact text form that the copy, the change stream"
+                + " and router-lib would all place alike; place the table by an integer, string,"
+                + " ENUM, SET, DECIMAL, temporal or binary column (on source c0-)",
+            "table "
+                + ks
+                + ".tagged has primary-key column tags of type set('a','b','c'), which"
+                + " the copy cannot read in key order and compare exactly; supported key types are",
+            "or leave the table out of the vschema",
+            "table " + ks + ".wide has primary-key column w of type enum(",
+            "an ENUM of 257 labels, more than the 256 an ENUM key may have")) {
+      assertTrue(m.contains(reason), reason + " in " + m);
+    }
   }
 }

@@ -16,7 +16,11 @@ import org.junit.jupiter.api.Test;
 class VindexFitTest {
 
   private static ColumnDef column(String name, String dataType, String columnType) {
-    boolean text = dataType.contains("char") || dataType.contains("text");
+    boolean text =
+        dataType.contains("char")
+            || dataType.contains("text")
+            || dataType.equals("enum")
+            || dataType.equals("set");
     return TableSchemaReader.column(
         name,
         dataType,
@@ -82,6 +86,24 @@ class VindexFitTest {
       assertEquals(true, problem("numeric", c).isPresent(), c.columnType());
       assertEquals(true, problem("hash", c).isPresent(), c.columnType());
       assertEquals(Optional.empty(), problem("binary_md5", c), c.columnType());
+    }
+  }
+
+  @Test
+  void aYearMapsAsAnIntegerAndAnEnumOrSetAsItsLabels() {
+    for (String type : List.of("hash", "numeric", "xxhash", "binary_md5")) {
+      assertEquals(Optional.empty(), problem(type, column("k", "year", "year(4)")), type);
+    }
+    for (ColumnDef c :
+        List.of(column("k", "enum", "enum('a','b')"), column("k", "set", "set('a','b')"))) {
+      assertEquals(Optional.empty(), problem("xxhash", c), c.columnType());
+      assertEquals(Optional.empty(), problem("binary_md5", c), c.columnType());
+      assertEquals(
+          Optional.of(
+              "table t: its primary vindex v (type hash) cannot map column k of type "
+                  + c.columnType()
+                  + "; the vindex types that map it: xxhash, binary_md5"),
+          problem("hash", c));
     }
   }
 }

@@ -20,9 +20,12 @@ import java.util.Map;
  * Places a row: the keyspace id of its primary-vindex column, computed by the table's primary
  * vindex in the vschema, exactly as router-lib places the row on writes.
  *
- * <p>The column's value is passed to the vindex as a router passes it: an integer column as its
- * decimal text (which {@code hash} and {@code numeric} read as the integer, and {@code xxhash} and
- * {@code binary_md5} hash as Vitess does), any other column as its stored bytes.
+ * <p>The copier and the differ ({@link #keyspaceId(Row)}, from exact bytes) and apply ({@link
+ * #keyspaceIdOf}, from a change image) give the vindex the same input for the same stored value,
+ * the value an application passes to router-lib: {@link VindexInput} is that one rule (an integer
+ * as an integer, text as its UTF-8 bytes, an ENUM or SET as its labels, DECIMAL and temporal values
+ * as the server's text, binary values as their bytes). A column type the rule cannot place alike on
+ * every path (FLOAT, DOUBLE, ...) is refused by {@link #of}.
  *
  * <p>Immutable and thread-safe.
  */
@@ -47,7 +50,8 @@ public final class ShardingKey {
    * The sharding key of {@code table}.
    *
    * @throws TableRefusedException if the vschema does not have the table, its primary vindex is a
-   *     lookup vindex, or the primary-vindex column is not a copied column of the table
+   *     lookup vindex, the primary-vindex column is not a copied column of the table, or its type
+   *     cannot be a sharding column ({@link VindexInput#unsupported})
    */
   public static ShardingKey of(VSchema vschema, TableSchema table) {
     String name = table.table();
@@ -82,7 +86,13 @@ public final class ShardingKey {
               + cv.column()
               + ", its primary vindex column in the vschema");
     }
-    return new ShardingKey(name, table.copyColumns().get(index), index, def.functional());
+    ColumnDef column = table.copyColumns().get(index);
+    VindexInput.unsupported(column)
+        .ifPresent(
+            why -> {
+              throw new TableRefusedException("table " + name + ": " + why);
+            });
+    return new ShardingKey(name, column, index, def.functional());
   }
 
   /**
@@ -96,26 +106,19 @@ public final class ShardingKey {
     if (v == null) {
       return vindex.keyspaceId(null);
     }
-    return vindex.keyspaceId(integer ? integerValue(v) : v);
+    return vindex.keyspaceId(integer ? integerValue(v) : VindexInput.fromExactBytes(def, v));
   }
 
   /**
    * The keyspace id of a row image as capture publishes it (apply): {@code image} maps column names
-   * to values in {@link ValueCodec}'s representation. A character, ENUM, SET or JSON value is
-   * placed by its stored bytes, every other value as it is, which places the row exactly as {@link
-   * #keyspaceId(Row)} places the same row read by the copier.
+   * to values in {@link ValueCodec}'s representation. Places the row exactly as {@link
+   * #keyspaceId(Row)} places the same row read by the copier ({@link VindexInput}).
    *
    * @throws UnmappableValueException naming the value if the column is NULL or the vindex cannot
    *     map it
    */
   public KeyspaceId keyspaceIdOf(Map<String, ?> image) {
-    Object value = image.get(column);
-    Object key =
-        switch (def.kind()) {
-          case TEXT, ENUM, SET, JSON -> value == null ? null : ValueCodec.exactBytes(def, value);
-          default -> value;
-        };
-    return vindex.keyspaceId(key);
+    return vindex.keyspaceId(VindexInput.fromValue(def, image.get(column)));
   }
 
   /** The sharding key's column: the table's primary vindex column. */

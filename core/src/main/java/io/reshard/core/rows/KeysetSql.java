@@ -1,6 +1,7 @@
 package io.reshard.core.rows;
 
 import io.reshard.core.schema.ColumnDef;
+import io.reshard.core.schema.ColumnKind;
 import io.reshard.core.schema.TableSchema;
 import io.reshard.core.value.ValueCodec;
 import java.sql.PreparedStatement;
@@ -19,6 +20,16 @@ import java.util.stream.Collectors;
  * wrapped in {@link ColumnDef#keyParameter()}, so a string key is compared in its column's
  * collation, an integer key as an integer, and so on: the order of the predicates is the order of
  * {@code ORDER BY}.
+ *
+ * <p>An {@code ENUM} key column orders by its index, as {@code ORDER BY} sorts it, and its bound
+ * value is that index ({@code CAST(? AS UNSIGNED)}). The server compares an ENUM with a number by
+ * index, but its range optimizer uses an ENUM column's index only for equality: {@code e > 2} reads
+ * the index from its start, which would make every chunk read all rows before it. So a strict or
+ * inclusive comparison of an ENUM column is written as the OR, over every index {@code i} of the
+ * column (0, the error value, to its last label), of {@code (e = i AND i > ?)}: the server folds
+ * the constant comparisons once the value is bound and scans only the ranges left (verified on
+ * MariaDB 10.11 with {@code Handler_read_next}). {@link ColumnDef#canBeKey()} bounds the labels of
+ * an ENUM key ({@link ColumnDef#MAX_ENUM_KEY_LABELS}), so this stays small.
  *
  * <p>Stateless and thread-safe.
  */
@@ -160,23 +171,33 @@ public final class KeysetSql {
         + rows;
   }
 
-  /** One side of a comparison: SQL text and, if it is a placeholder, what it binds. */
-  record Operand(String sql, Bind bind) {}
+  /**
+   * One side of a comparison: SQL text and, if it is a placeholder, what it binds; {@code column}
+   * is the key column when the side is that column itself, else null.
+   */
+  record Operand(String sql, Bind bind, ColumnDef column) {}
 
   private static List<Operand> columns(List<ColumnDef> key) {
-    return key.stream().map(c -> new Operand(c.quoted(), null)).toList();
+    return key.stream().map(c -> new Operand(c.quoted(), null, c)).toList();
   }
 
   private static List<Operand> parameters(List<ColumnDef> key, int operand) {
     List<Operand> out = new ArrayList<>();
     for (int i = 0; i < key.size(); i++) {
-      out.add(new Operand(ValueCodec.keyParameter(key.get(i)), new Bind(operand, i)));
+      out.add(new Operand(ValueCodec.keyParameter(key.get(i)), new Bind(operand, i), null));
     }
     return out;
   }
 
   private static void append(
       StringBuilder sql, List<Bind> binds, Operand left, String op, Operand right) {
+    if (left.column() != null
+        && left.column().kind() == ColumnKind.ENUM
+        && right.bind() != null
+        && !op.equals("=")) {
+      enumRange(sql, binds, left, op, right);
+      return;
+    }
     sql.append(left.sql()).append(' ').append(op).append(' ').append(right.sql());
     if (left.bind() != null) {
       binds.add(left.bind());
@@ -184,5 +205,32 @@ public final class KeysetSql {
     if (right.bind() != null) {
       binds.add(right.bind());
     }
+  }
+
+  /**
+   * {@code e op ?} for an ENUM column {@code e}, as an OR of equalities the range optimizer can
+   * use: {@code ((e = 0 AND 0 op ?) OR (e = 1 AND 1 op ?) OR ...)}, one term per index (see the
+   * class description).
+   */
+  private static void enumRange(
+      StringBuilder sql, List<Bind> binds, Operand column, String op, Operand value) {
+    int last = column.column().labels().size();
+    sql.append('(');
+    for (int i = 0; i <= last; i++) {
+      sql.append(i == 0 ? "" : " OR ")
+          .append('(')
+          .append(column.sql())
+          .append(" = ")
+          .append(i)
+          .append(" AND ")
+          .append(i)
+          .append(' ')
+          .append(op)
+          .append(' ')
+          .append(value.sql())
+          .append(')');
+      binds.add(value.bind());
+    }
+    sql.append(')');
   }
 }

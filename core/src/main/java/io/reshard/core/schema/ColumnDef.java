@@ -214,10 +214,19 @@ public record ColumnDef(
   }
 
   /**
-   * True if a primary-key column of this type can be ordered and compared in keyset predicates:
-   * integers, DECIMAL, character and binary strings, DATE, DATETIME, TIMESTAMP, TIME and YEAR.
-   * FLOAT, DOUBLE, BIT, ENUM, SET, JSON, spatial and other types have no order the copier can rely
-   * on.
+   * The most labels an ENUM primary-key column may have: keyset predicates compare such a column
+   * with one term per label ({@code io.reshard.core.rows.KeysetSql}), so a larger one would make
+   * statements of thousands of placeholders (at most 65,535 in all). 256 leaves room for composite
+   * keys and is far beyond the ENUMs keys are made of.
+   */
+  public static final int MAX_ENUM_KEY_LABELS = 256;
+
+  /**
+   * True if a primary-key column of this type can be ordered and compared in keyset predicates, and
+   * bound by apply and the copier: integers, DECIMAL, character and binary strings, DATE, DATETIME,
+   * TIMESTAMP, TIME, YEAR, and ENUM of at most {@link #MAX_ENUM_KEY_LABELS} labels (ordered by its
+   * index, as the server orders it). FLOAT and DOUBLE (no exact text form a key can be compared
+   * by), BIT, SET (no order an index range can follow), JSON, spatial and other types cannot.
    */
   @JsonIgnore
   public boolean canBeKey() {
@@ -225,6 +234,7 @@ public record ColumnDef(
       case INTEGER, DECIMAL, DATE, DATETIME, TIMESTAMP, TIME, YEAR -> true;
       case TEXT -> true;
       case BYTES -> !isSpatial();
+      case ENUM -> !labels.isEmpty() && labels.size() <= MAX_ENUM_KEY_LABELS;
       default -> false;
     };
   }

@@ -204,16 +204,28 @@ public final class TableSchemaReader {
               + " in its primary key: unsupported (generated columns are never written)");
     }
     if (!def.get().canBeKey()) {
+      ColumnDef d = def.get();
+      String why =
+          d.kind() == ColumnKind.ENUM
+              ? ", an ENUM of "
+                  + d.labels().size()
+                  + " labels, more than the "
+                  + ColumnDef.MAX_ENUM_KEY_LABELS
+                  + " an ENUM key may have (its keyset comparisons list every label)"
+              : ", which the copy cannot read in key order and compare exactly";
       return Optional.of(
           "table "
               + table
               + " has primary-key column "
               + column
               + " of type "
-              + def.get().columnType()
-              + ", which cannot be ordered for a chunked copy; supported key types are"
-              + " integers, DECIMAL, CHAR/VARCHAR, BINARY/VARBINARY, DATE, DATETIME,"
-              + " TIMESTAMP, TIME and YEAR");
+              + d.columnType()
+              + why
+              + "; supported key types are integers, DECIMAL, CHAR/VARCHAR, BINARY/VARBINARY,"
+              + " DATE, DATETIME, TIMESTAMP, TIME, YEAR and ENUM of at most "
+              + ColumnDef.MAX_ENUM_KEY_LABELS
+              + " labels: change the primary key to such columns (ALTER TABLE ... PRIMARY KEY)"
+              + " or leave the table out of the vschema");
     }
     return Optional.empty();
   }

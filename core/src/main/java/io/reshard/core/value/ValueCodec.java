@@ -399,7 +399,7 @@ public final class ValueCodec {
    * The expression for one bound key value (the column's exact text bytes, sent as a binary
    * literal) that the server compares with the column as it orders it: integers as integers,
    * strings in the column's collation (a bare binary literal would force a binary comparison),
-   * temporals as temporals.
+   * temporals as temporals, an {@code ENUM} as its index (which is how it orders).
    *
    * @throws IllegalStateException if the column cannot be a key ({@link ColumnDef#canBeKey()})
    */
@@ -410,7 +410,7 @@ public final class ValueCodec {
     }
     return switch (column.kind()) {
       case INTEGER -> column.unsigned() ? "CAST(? AS UNSIGNED)" : "CAST(? AS SIGNED)";
-      case YEAR -> "CAST(? AS UNSIGNED)";
+      case YEAR, ENUM -> "CAST(? AS UNSIGNED)"; // an ENUM key is bound and compared by index
       case DECIMAL -> "CAST(? AS DECIMAL(" + column.precision() + "," + column.scale() + "))";
       // explicit: the comparison must not depend on how a driver types a parameter
       case TEXT -> "CONVERT(? USING " + column.charset() + ") COLLATE " + column.collation();

@@ -154,4 +154,35 @@ class KeysetSqlTest {
         "CAST(? AS TIME(0))",
         ValueCodec.keyParameter(col("t", "time", "time", null, null, 0, 0, 0, 0)));
   }
+
+  @Test
+  void anEnumKeyIsComparedByIndexAsEqualitiesTheRangeOptimizerUses() {
+    ColumnDef e =
+        col("e", "enum", "enum('zeta','alpha')", "utf8mb4", "utf8mb4_general_ci", 5, 0, 0, 0);
+    assertEquals("CAST(? AS UNSIGNED)", ValueCodec.keyParameter(e));
+    KeysetSql.Predicate after = KeysetSql.after(List.of(e, A));
+    assertEquals(
+        "((((`e` = 0 AND 0 > CAST(? AS UNSIGNED)) OR (`e` = 1 AND 1 > CAST(? AS UNSIGNED))"
+            + " OR (`e` = 2 AND 2 > CAST(? AS UNSIGNED)))) OR (`e` = CAST(? AS UNSIGNED)"
+            + " AND `a` > CAST(? AS SIGNED)))",
+        after.sql());
+    assertEquals(5, after.binds().size());
+    assertEquals(new KeysetSql.Bind(0, 1), after.binds().get(4));
+    assertEquals(
+        "((((`e` = 0 AND 0 <= CAST(? AS UNSIGNED)) OR (`e` = 1 AND 1 <= CAST(? AS UNSIGNED))"
+            + " OR (`e` = 2 AND 2 <= CAST(? AS UNSIGNED)))))",
+        KeysetSql.atMost(List.of(e)).sql());
+  }
+
+  @Test
+  void anEnumWithTooManyLabelsOrASetCannotBeAKey() {
+    StringBuilder type = new StringBuilder("enum(");
+    for (int i = 0; i <= ColumnDef.MAX_ENUM_KEY_LABELS; i++) {
+      type.append(i == 0 ? "" : ",").append("'l").append(i).append("'");
+    }
+    ColumnDef big = col("e", "enum", type.append(")").toString(), "utf8mb4", null, 5, 0, 0, 0);
+    assertEquals(false, big.canBeKey());
+    ColumnDef set = col("s", "set", "set('a','b')", "utf8mb4", null, 3, 0, 0, 0);
+    assertEquals(false, set.canBeKey());
+  }
 }
