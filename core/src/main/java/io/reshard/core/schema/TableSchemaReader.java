@@ -61,8 +61,9 @@ public final class TableSchemaReader {
   /**
    * Every reason why a table cannot be moved (DESIGN 6), each naming the table and what to do: it
    * must exist as a base table, be InnoDB (the copy's row locks are what order it against later
-   * changes), have no cascading foreign key (cascaded changes never reach the binlog), and have a
-   * primary key without prefix parts or generated columns, whose columns the copier can order.
+   * changes), have no cascading foreign key (cascaded changes never reach the binlog; every such
+   * key is named), no trigger (applied rows would fire it again; every trigger is named), and have
+   * a primary key without prefix parts or generated columns, whose columns the copier can order.
    *
    * @param server how messages name the server, e.g. {@code "the source"} or {@code "source c0-"}
    * @return empty if the table can be moved
@@ -85,7 +86,8 @@ public final class TableSchemaReader {
               + ": only InnoDB tables can be moved (the copy's row locks order it against later"
               + " changes); ALTER TABLE ... ENGINE=InnoDB first");
     }
-    cascadingForeignKey(c, database, table).ifPresent(problems::add);
+    problems.addAll(cascadingForeignKeys(c, database, table));
+    triggers(c, database, table).ifPresent(problems::add);
     List<ColumnDef> columns = columns(c, database, table);
     List<KeyPart> key = primaryKey(c, database, table);
     for (KeyPart part : key) {
@@ -154,36 +156,89 @@ public final class TableSchemaReader {
     }
   }
 
-  private static Optional<String> cascadingForeignKey(Connection c, String database, String table)
+  /**
+   * One reason for every foreign key of the table with a cascading action (CASCADE or SET NULL, on
+   * delete or update): the server applies those changes inside its storage engine, and they never
+   * reach the binlog, so the targets would miss them. Each names the key, its parent table and both
+   * actions, and what to do.
+   */
+  private static List<String> cascadingForeignKeys(Connection c, String database, String table)
       throws SQLException {
+    List<String> problems = new ArrayList<>();
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT CONSTRAINT_NAME, DELETE_RULE, UPDATE_RULE"
+            "SELECT CONSTRAINT_NAME, REFERENCED_TABLE_NAME, DELETE_RULE, UPDATE_RULE"
                 + " FROM information_schema.REFERENTIAL_CONSTRAINTS"
                 + " WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?"
                 + " AND (DELETE_RULE IN ('CASCADE', 'SET NULL')"
-                + " OR UPDATE_RULE IN ('CASCADE', 'SET NULL'))")) {
+                + " OR UPDATE_RULE IN ('CASCADE', 'SET NULL'))"
+                + " ORDER BY CONSTRAINT_NAME")) {
       ps.setString(1, database);
       ps.setString(2, table);
       try (ResultSet rs = ps.executeQuery()) {
-        if (rs.next()) {
-          return Optional.of(
+        while (rs.next()) {
+          problems.add(
               "table "
                   + database
                   + "."
                   + table
                   + " has foreign key "
                   + rs.getString(1)
-                  + " with ON DELETE "
+                  + " (to "
                   + rs.getString(2)
-                  + " / ON UPDATE "
+                  + ") with ON DELETE "
                   + rs.getString(3)
+                  + " ON UPDATE "
+                  + rs.getString(4)
                   + ": cascaded changes never reach the binlog, so the targets would miss them;"
-                  + " make the foreign key RESTRICT or NO ACTION first");
+                  + " drop it (ALTER TABLE "
+                  + table
+                  + " DROP FOREIGN KEY "
+                  + rs.getString(1)
+                  + ") or define it again with ON DELETE RESTRICT ON UPDATE RESTRICT (or NO"
+                  + " ACTION), and let the application do what the cascade did");
         }
-        return Optional.empty();
       }
     }
+    return problems;
+  }
+
+  /**
+   * The reason a table with triggers cannot be moved, naming every trigger: the streams write each
+   * row change into the targets (and, after the write switch, back into the source), where a
+   * trigger would fire a second time for one application write and rewrite or add rows.
+   */
+  private static Optional<String> triggers(Connection c, String database, String table)
+      throws SQLException {
+    List<String> names = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT TRIGGER_NAME, ACTION_TIMING, EVENT_MANIPULATION FROM information_schema.TRIGGERS"
+                + " WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?"
+                + " ORDER BY TRIGGER_NAME")) {
+      ps.setString(1, database);
+      ps.setString(2, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          names.add(rs.getString(1) + " (" + rs.getString(2) + " " + rs.getString(3) + ")");
+        }
+      }
+    }
+    if (names.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "table "
+            + database
+            + "."
+            + table
+            + " has "
+            + (names.size() == 1 ? "trigger " : names.size() + " triggers: ")
+            + String.join(", ", names)
+            + ": the streams apply every row change to the targets and, after the write switch,"
+            + " back to the source, where a trigger would fire again for one application write;"
+            + " drop the triggers (DROP TRIGGER name) for the time of the workflow and create them"
+            + " on the new owners after complete, or have the application do what they do");
   }
 
   private static Optional<String> keyColumnProblem(
