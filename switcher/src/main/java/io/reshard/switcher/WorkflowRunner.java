@@ -257,7 +257,9 @@ public final class WorkflowRunner implements AutoCloseable {
    * operator's next step can run: the streams of its state run again from the positions stored in
    * the targets; a switch the crash interrupted before its journal record is rolled back (sources
    * un-fenced, map unchanged); one interrupted after it is finished forward (the same for reverse
-   * traffic). A workflow in {@code CREATED} or {@code COPYING} still needs {@link #copy}.
+   * traffic). A workflow in {@code CREATED} or {@code COPYING} still needs {@link #copy}. A source
+   * capture that stopped for good does not stop the resume of a workflow before its write switch:
+   * its streams start and show the capture's error ({@link #status}).
    *
    * @return the record after the resume
    */
