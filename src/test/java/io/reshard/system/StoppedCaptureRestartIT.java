@@ -41,7 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalClusterExtension.class)
 class StoppedCaptureRestartIT {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String TOKEN = "restart-token";
+  private static final String TOKEN = "restart-token-0123456789";
 
   @Test
   void aWorkflowWhoseCaptureStoppedIsTakenUpAfterARestartShowingWhy(TestCluster cluster)
