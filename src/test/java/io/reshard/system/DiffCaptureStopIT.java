@@ -103,6 +103,8 @@ class DiffCaptureStopIT {
             cluster.topicPrefix());
     captureConfig.put("heartbeat.interval.ms", "200");
     captureConfig.put("batch.max.wait.ms", "5");
+    // a limit below the 2 MB row below (capture would size itself for any row this source allows)
+    captureConfig.put("topic.max.message.bytes", "1048588");
     AtomicReference<CaptureEngine> capture = new AtomicReference<>(started(captureConfig));
     CaptureRegistry captures = new CaptureRegistry();
     captures.external(

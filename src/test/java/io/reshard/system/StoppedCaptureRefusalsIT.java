@@ -66,7 +66,10 @@ class StoppedCaptureRefusalsIT {
             Duration.ofSeconds(5),
             Duration.ofSeconds(2),
             Duration.ofSeconds(30));
-    try (CaptureRegistry captures = new CaptureRegistry();
+    // a limit below the 2 MB row below (capture would size itself for any row the source allows)
+    try (CaptureRegistry captures =
+            new CaptureRegistry(
+                CaptureRegistry.ENGINE, java.util.Map.of("topic.max.message.bytes", "1048588"));
         ShardMapPublisher publisher = ShardMapPublisher.open(topic, ks);
         KafkaWorkflowStore store =
             KafkaWorkflowStore.open(cluster.bootstrap(), cluster.topicPrefix() + ".workflows");

@@ -57,11 +57,18 @@ class SwitchRefusalsIT {
             Duration.ofMillis(500),
             Duration.ofSeconds(2),
             Duration.ofSeconds(3));
-    try (ShardMapPublisher publisher = ShardMapPublisher.open(topic, ks);
+    // the captures' limit below the 2 MB row below (capture would size itself for any row the
+    // servers allow)
+    try (io.reshard.switcher.CaptureRegistry captures =
+            new io.reshard.switcher.CaptureRegistry(
+                io.reshard.switcher.CaptureRegistry.ENGINE,
+                java.util.Map.of("topic.max.message.bytes", "1048588"));
+        ShardMapPublisher publisher = ShardMapPublisher.open(topic, ks);
         KafkaWorkflowStore store =
             KafkaWorkflowStore.open(cluster.bootstrap(), cluster.topicPrefix() + ".workflows");
         WorkflowRunner runner =
-            new WorkflowRunner(spec, new WorkflowEngine(store, Clock.systemUTC()), publisher)) {
+            new WorkflowRunner(
+                spec, new WorkflowEngine(store, Clock.systemUTC()), publisher, captures)) {
       publisher.publish(ShardMap.first(ks, vschema, v1));
       runner.create();
       runner.copy(CopierConfig.defaults());

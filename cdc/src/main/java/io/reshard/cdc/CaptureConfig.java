@@ -108,10 +108,13 @@ public final class CaptureConfig {
           new ConfigKey(
               "topic.max.message.bytes",
               INT,
-              "1048588",
-              intRange(1024, Integer.MAX_VALUE),
-              "max.message.bytes of a change topic capture creates (bytes); an existing topic"
-                  + " keeps its own setting."),
+              "0",
+              CaptureConfig::checkRecordBytes,
+              "The largest record capture is sized for (bytes): the max.message.bytes of a"
+                  + " change topic it creates (an existing topic keeps its own), and its"
+                  + " producer's max.request.size and buffer.memory unless kafka.producer.* sets"
+                  + " them. 0 means 3 x the source's max_allowed_packet + 1 MiB, enough for an"
+                  + " update of a row with one value as large as a client may write."),
           new ConfigKey(
               "start.position",
               STRING,
@@ -319,7 +322,10 @@ public final class CaptureConfig {
     return Short.parseShort(get("topic.replication.factor"));
   }
 
-  /** max.message.bytes for a created change topic. */
+  /**
+   * The largest record capture is sized for, {@code topic.max.message.bytes}; 0 means sized from
+   * the source's {@code max_allowed_packet} when capture starts.
+   */
   public int topicMaxMessageBytes() {
     return Integer.parseInt(get("topic.max.message.bytes"));
   }
@@ -381,6 +387,17 @@ public final class CaptureConfig {
   /** {@code keyspace/shard@host:port}, for messages. */
   public String describe() {
     return keyspace() + "/" + shard() + "@" + sourceHost() + ":" + sourcePort();
+  }
+
+  private static String checkRecordBytes(String v) {
+    String range = intRange(0, Integer.MAX_VALUE).apply(v);
+    if (range != null) {
+      return range;
+    }
+    int n = Integer.parseInt(v);
+    return n == 0 || n >= 1024
+        ? null
+        : "must be 0 (sized from the source's max_allowed_packet) or at least 1024";
   }
 
   private static String checkStart(String v) {

@@ -52,8 +52,20 @@ public final class ChangeRecords {
   /** Header of row records: the table's schema as JSON. */
   public static final String SCHEMA_HEADER = "reshard.schema";
 
+  /**
+   * The records' parser. Jackson refuses strings longer than 20,000,000 chars by default; one value
+   * of a row can be as long as the source allows (a 60 MiB LONGBLOB is 80 MiB of base64), so the
+   * length is not limited here: the record's size was bounded by capture and by Kafka.
+   */
   private static final ObjectMapper JSON =
-      new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+      new ObjectMapper(
+              com.fasterxml.jackson.core.JsonFactory.builder()
+                  .streamReadConstraints(
+                      com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                          .maxStringLength(Integer.MAX_VALUE)
+                          .build())
+                  .build())
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   /** Distinct table schemas kept parsed; far more than a keyspace's tables times its DDLs. */
   private static final int SCHEMA_CACHE_SIZE = 1024;

@@ -59,7 +59,8 @@ public final class Daemon {
     }
     WorkflowService workflows = null;
     if (b.servers != null && b.actions == null) {
-      CaptureRegistry shared = new CaptureRegistry(onDemandCaptures(config, registry));
+      CaptureRegistry shared =
+          new CaptureRegistry(onDemandCaptures(config, registry), config.captureSettings());
       for (DaemonService c : captureServices) {
         if (c instanceof CaptureService cs) {
           shared.external(

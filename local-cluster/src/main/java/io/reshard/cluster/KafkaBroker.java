@@ -97,6 +97,9 @@ final class KafkaBroker {
         num.recovery.threads.per.data.dir=1
         log.retention.hours=24
         log.segment.bytes=67108864
+        # a produce request may carry one change of a row with a 64 MiB value (before and after,
+        # base64): Kafka's default of 100 MiB refuses it
+        socket.request.max.bytes=268435456
         """
             .formatted(host, broker.port(), broker.controllerPort(), home.resolve("data"));
     Files.writeString(home.resolve("server.properties"), props);
@@ -227,7 +230,9 @@ final class KafkaBroker {
     cmd.addAll(
         List.of(
             "-Xms128m",
-            "-Xmx512m",
+            // room for a few produce requests of a couple of hundred MiB (a row change with a
+            // 64 MiB value); the heap grows there only when such records come
+            "-Xmx1g",
             "-XX:+UseG1GC",
             "-XX:MaxGCPauseMillis=20",
             "-Djava.awt.headless=true",

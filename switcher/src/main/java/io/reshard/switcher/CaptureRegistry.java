@@ -75,6 +75,7 @@ public final class CaptureRegistry implements AutoCloseable {
       };
 
   private final Starter starter;
+  private final Map<String, String> settings;
   private final Map<String, Supplier<Optional<CapturePosition>>> external = new HashMap<>();
   private final Map<String, Started> owned = new HashMap<>();
   private final Map<String, ServerId> serverIds = new HashMap<>();
@@ -88,7 +89,18 @@ public final class CaptureRegistry implements AutoCloseable {
 
   /** A registry whose own captures {@code starter} starts. */
   public CaptureRegistry(Starter starter) {
+    this(starter, Map.of());
+  }
+
+  /**
+   * A registry whose own captures {@code starter} starts, each configured with {@code settings}
+   * (capture keys such as {@code kafka.producer.buffer.memory} or {@code topic.max.message.bytes},
+   * the daemon's {@code capture.*} keys without the prefix) on top of the registry's own tuning;
+   * the keys that name the server, the shard and Kafka are the registry's and cannot be overridden.
+   */
+  public CaptureRegistry(Starter starter, Map<String, String> settings) {
     this.starter = java.util.Objects.requireNonNull(starter);
+    this.settings = Map.copyOf(settings);
   }
 
   /**
@@ -240,7 +252,26 @@ public final class CaptureRegistry implements AutoCloseable {
       return running.get();
     }
     long serverId = freeServerId(s);
-    Map<String, String> m =
+    Map<String, String> m = captureMap(s, spec, serverId, settings);
+    Started capture = starter.start(spec.keyspace(), s, CaptureConfig.from(m));
+    owned.put(key(spec.keyspace(), s.shard()), capture);
+    serverIds.put(key(spec.keyspace(), s.shard()), new ServerId(s.host(), s.port(), serverId));
+    return capture::committedPosition;
+  }
+
+  /**
+   * The capture keys of a registry's capture of {@code s}: its tuning (heartbeats every 200 ms and
+   * batches that wait at most 5 ms, so that waits for a position end soon after it is reached),
+   * then {@code settings} (which may change that tuning), then the server, shard and Kafka, which
+   * {@code settings} cannot change.
+   */
+  static Map<String, String> captureMap(
+      ShardServer s, WorkflowSpec spec, long serverId, Map<String, String> settings) {
+    Map<String, String> m = new HashMap<>();
+    m.put("heartbeat.interval.ms", "200");
+    m.put("batch.max.wait.ms", "5");
+    m.putAll(settings);
+    m.putAll(
         CaptureConfig.forServer(
             s.host(),
             s.port(),
@@ -250,13 +281,8 @@ public final class CaptureRegistry implements AutoCloseable {
             spec.keyspace(),
             s.shard(),
             spec.bootstrap(),
-            spec.topicPrefix());
-    m.put("heartbeat.interval.ms", "200");
-    m.put("batch.max.wait.ms", "5");
-    Started capture = starter.start(spec.keyspace(), s, CaptureConfig.from(m));
-    owned.put(key(spec.keyspace(), s.shard()), capture);
-    serverIds.put(key(spec.keyspace(), s.shard()), new ServerId(s.host(), s.port(), serverId));
-    return capture::committedPosition;
+            spec.topicPrefix()));
+    return m;
   }
 
   /** The binlog server id a capture of this registry presents to one server. */

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One workflow's runbook (DESIGN 4.6-4.8, docs/workflow.md), one {@link Phase} per step: {@link
@@ -30,6 +32,8 @@ import java.util.concurrent.Callable;
  * <p>Not yet: merges (one source shard per workflow).
  */
 public final class WorkflowRunner implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkflowRunner.class);
+
   private final WorkflowSpec spec;
   private final WorkflowEngine engine;
   private final ShardMapPublisher publisher;
@@ -253,7 +257,9 @@ public final class WorkflowRunner implements AutoCloseable {
    * operator's next step can run: the streams of its state run again from the positions stored in
    * the targets; a switch the crash interrupted before its journal record is rolled back (sources
    * un-fenced, map unchanged); one interrupted after it is finished forward (the same for reverse
-   * traffic). A workflow in {@code CREATED} or {@code COPYING} still needs {@link #copy}.
+   * traffic). A workflow in {@code CREATED} or {@code COPYING} still needs {@link #copy}. A source
+   * capture that stopped for good does not stop the resume of a workflow before its write switch:
+   * its streams start and show the capture's error ({@link #status}).
    *
    * @return the record after the resume
    */
@@ -281,7 +287,17 @@ public final class WorkflowRunner implements AutoCloseable {
 
   private void startForwardFromRecord() throws Exception {
     for (ShardServer s : spec.sources()) {
-      streams.ensureCapture(s, Duration.ofSeconds(60));
+      try {
+        streams.ensureCapture(s, Duration.ofSeconds(60));
+      } catch (SwitchRefusedException stopped) {
+        // The capture stopped for good (a change it cannot publish, say). The workflow is taken
+        // up all the same, its streams started from their stored positions: its status and the
+        // daemon's health then show the capture's error as the streams' (Streams#status), and the
+        // steps that need the capture refuse, naming it. Refusing the take-up instead would hide
+        // the workflow from every action and from its status until the capture runs again.
+        LOG.warn(
+            "workflow {}: taken up with a stopped capture: {}", spec.name(), stopped.getMessage());
+      }
     }
     streams.startForward(workflow.generation(), Positions.parse(workflow.forwardStart()));
   }

@@ -91,4 +91,45 @@ class CaptureRegistryTest {
     org.junit.jupiter.api.Assertions.assertEquals(
         4_200_005L, CaptureRegistry.freeServerId(db5, taken), "another server keeps its own id");
   }
+
+  @Test
+  void aRegistrysCapturesTakeItsSettingsButNotOverItsServerKeys() {
+    AtomicReference<io.reshard.cdc.CaptureConfig> seen = new AtomicReference<>();
+    CaptureRegistry registry =
+        new CaptureRegistry(
+            (keyspace, server, config) -> {
+              seen.set(config);
+              throw new IllegalStateException("started");
+            },
+            java.util.Map.of(
+                "kafka.producer.buffer.memory", "268435456",
+                "topic.max.message.bytes", "200000000",
+                "heartbeat.interval.ms", "1000"));
+    ShardServer source = new ShardServer("-", "db1", "127.0.0.1", 13306, "root", "", 7);
+    WorkflowSpec spec =
+        new WorkflowSpec(
+            "w",
+            "chat",
+            io.reshard.router.VSchema.parse(
+                "{\"sharded\": true, \"vindexes\": {}, \"tables\": {}}"),
+            java.util.List.of(source),
+            java.util.List.of(),
+            "127.0.0.1:9092",
+            "reshard",
+            "reshard.shardmaps",
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(30));
+    assertThrows(
+        IllegalStateException.class, () -> registry.ensure(source, spec, Duration.ofSeconds(1)));
+    io.reshard.cdc.CaptureConfig c = seen.get();
+    org.junit.jupiter.api.Assertions.assertEquals(
+        "268435456", c.producerOverrides().getProperty("buffer.memory"));
+    org.junit.jupiter.api.Assertions.assertEquals(200_000_000, c.topicMaxMessageBytes());
+    org.junit.jupiter.api.Assertions.assertEquals(
+        Duration.ofSeconds(1), c.heartbeatInterval(), "a setting changes the registry's tuning");
+    org.junit.jupiter.api.Assertions.assertEquals(
+        Duration.ofMillis(5), c.batchMaxWait(), "the registry's tuning where nothing is set");
+    org.junit.jupiter.api.Assertions.assertEquals("reshard.chat.-", c.changeTopic());
+  }
 }

@@ -86,12 +86,18 @@ public final class CaptureSession {
     try (Connection jdbc = connect(config)) {
       MariaDbCharsets charsets = MariaDbCharsets.load(jdbc);
       boolean mariaDb = jdbc.getMetaData().getDatabaseProductVersion().contains("MariaDB");
-      int maxMessageBytes = KafkaTopics.ensure(config);
-      try (PipelinedPublisher publisher =
-          new PipelinedPublisher(
-              new KafkaPublisher(config, encoder.offsetsKey(), maxMessageBytes),
-              listener,
-              "reshard-capture-publisher " + config.describe())) {
+      int recordBytes = recordBytes(jdbc, config);
+      KafkaTopics.Limits topic = KafkaTopics.ensure(config, recordBytes);
+      try (KafkaPublisher kafka =
+              new KafkaPublisher(config, encoder.offsetsKey(), recordBytes, topic);
+          PipelinedPublisher publisher =
+              new PipelinedPublisher(
+                  kafka, listener, "reshard-capture-publisher " + config.describe())) {
+        LOG.info(
+            "{}: records up to {} bytes ({})",
+            config.describe(),
+            kafka.limits().maxRecordBytes(),
+            kafka.limits().describe());
         Optional<CapturePosition> stored = KafkaTopics.readPosition(config, encoder.offsetsKey());
         CapturePosition start = stored.orElse(initial);
         LOG.info(
@@ -107,6 +113,22 @@ public final class CaptureSession {
     } catch (SQLException e) {
       throw new CdcException.Retriable(
           "source " + config.describe() + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The largest record capture sizes its topic and producer for: {@code topic.max.message.bytes},
+   * or when that is 0, enough for a change of a row with one value as large as the source's {@code
+   * max_allowed_packet} lets a client write ({@link RecordLimits#sizedRecordBytes}).
+   */
+  private static int recordBytes(Connection jdbc, CaptureConfig config) throws SQLException {
+    if (config.topicMaxMessageBytes() > 0) {
+      return config.topicMaxMessageBytes();
+    }
+    try (Statement st = jdbc.createStatement();
+        ResultSet rs = st.executeQuery("SELECT @@GLOBAL.max_allowed_packet")) {
+      rs.next();
+      return RecordLimits.sizedRecordBytes(rs.getLong(1));
     }
   }
 

@@ -51,24 +51,41 @@ final class KafkaPublisher implements AutoCloseable {
   private final String offsetsTopic;
   private final KafkaProducer<byte[], byte[]> producer;
   private final byte[] offsetsKey;
-  private final long maxRecordBytes;
+  private final RecordLimits limits;
   private final long transactionTimeoutNanos;
   private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
   private boolean open;
   private long batchStartNanos;
 
+  /** Kafka's default {@code buffer.memory}, the least capture gives its producer. */
+  static final long DEFAULT_BUFFER_MEMORY = 32L * 1024 * 1024;
+
   /**
-   * @param maxMessageBytes the change topic's {@code max.message.bytes}
+   * Unless set with {@code kafka.producer.*}, the producer's {@code max.request.size} is the larger
+   * of {@code recordBytes} and the topic's {@code max.message.bytes}, and its {@code buffer.memory}
+   * at least that (Kafka's defaults, 1 MiB and 32 MiB, would refuse records the topic accepts).
+   *
+   * @param recordBytes the largest record capture is sized for
+   * @param topic the change topic's and the brokers' limits
    * @throws CdcException fenced, retriable (broker unreachable) or not (authorization)
    */
-  KafkaPublisher(CaptureConfig config, byte[] offsetsKey, int maxMessageBytes) {
+  KafkaPublisher(
+      CaptureConfig config, byte[] offsetsKey, int recordBytes, KafkaTopics.Limits topic) {
     this.config = config;
     this.changeTopic = config.changeTopic();
     this.offsetsTopic = config.offsetsTopic();
     this.offsetsKey = offsetsKey;
     Properties p = new Properties();
     p.putAll(config.producerOverrides());
-    p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxMessageBytes));
+    p.putIfAbsent(
+        ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+        Long.toString(Math.min(Integer.MAX_VALUE, Math.max(recordBytes, topic.maxMessageBytes()))));
+    p.putIfAbsent(
+        ProducerConfig.BUFFER_MEMORY_CONFIG,
+        Long.toString(
+            Math.max(
+                DEFAULT_BUFFER_MEMORY,
+                Long.parseLong(p.getProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG)))));
     p.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     p.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, "5");
     p.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, DEFAULT_BATCH_SIZE);
@@ -80,9 +97,12 @@ final class KafkaPublisher implements AutoCloseable {
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-    this.maxRecordBytes =
-        Math.min(
-            maxMessageBytes, Long.parseLong(p.getProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG)));
+    this.limits =
+        RecordLimits.of(
+            config,
+            Long.parseLong(p.getProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG)),
+            Long.parseLong(p.getProperty(ProducerConfig.BUFFER_MEMORY_CONFIG)),
+            topic);
     this.transactionTimeoutNanos =
         java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
             Long.parseLong(
@@ -105,21 +125,26 @@ final class KafkaPublisher implements AutoCloseable {
    */
   void checkSize(OutRecord r) {
     long size = r.sizeBytes();
-    if (size > maxRecordBytes) {
+    if (size > limits.maxRecordBytes()) {
       throw new UnsupportedChangeException(
           "the change of "
               + r.describe()
               + " is "
               + size
               + " bytes encoded, more than the "
-              + maxRecordBytes
-              + " bytes topic "
+              + limits.maxRecordBytes()
+              + " bytes capture can publish to "
               + config.changeTopic()
-              + " accepts; raise the topic's max.message.bytes above "
-              + size
-              + " (capture's producer follows it unless kafka.producer.max.request.size is set;"
-              + " then raise that too), then start capture again");
+              + ": "
+              + limits.exceeded(size)
+              + "; then start capture again (it publishes this change and the rest of its"
+              + " transaction once)");
     }
+  }
+
+  /** The limits records are checked against, for the start-up log. */
+  RecordLimits limits() {
+    return limits;
   }
 
   /**
@@ -245,7 +270,9 @@ final class KafkaPublisher implements AutoCloseable {
                 + doing
                 + ": "
                 + t.getMessage()
-                + "; raise the topic's max.message.bytes and kafka.producer.max.request.size");
+                + "; capture's limits are "
+                + limits.describe()
+                + "; raise the smallest ones (see docs/cdc-capture.md, Limits)");
       }
     }
     String message = e instanceof KafkaException ? e.getMessage() : e.toString();

@@ -38,28 +38,45 @@ final class KafkaTopics {
   private KafkaTopics() {}
 
   /**
-   * Creates the change and offsets topics if missing and returns the change topic's {@code
-   * max.message.bytes}.
+   * What the change topic and its broker accept of one record batch (bytes).
    *
+   * @param maxMessageBytes the topic's {@code max.message.bytes}
+   * @param segmentBytes the topic's {@code segment.bytes} (a batch larger than a segment is
+   *     refused)
+   * @param socketRequestMaxBytes the smallest {@code socket.request.max.bytes} of the brokers, or
+   *     {@link Long#MAX_VALUE} if capture may not read the brokers' configuration
+   */
+  record Limits(long maxMessageBytes, long segmentBytes, long socketRequestMaxBytes) {}
+
+  /**
+   * Creates the change and offsets topics if missing and returns the change topic's limits. A
+   * change topic capture creates gets {@code max.message.bytes} = {@code recordBytes}, and a {@code
+   * segment.bytes} that holds such a record where the broker's default would not.
+   *
+   * @param recordBytes the largest record capture is sized for ({@code topic.max.message.bytes}, or
+   *     sized from the source's {@code max_allowed_packet})
    * @throws CaptureRefusedException if the change topic has more than one partition
    * @throws CdcException.Retriable if Kafka cannot be reached
    */
-  static int ensure(CaptureConfig config) {
+  static Limits ensure(CaptureConfig config, int recordBytes) {
     try (Admin admin = Admin.create(adminProperties(config))) {
       Optional<Short> rf =
           config.replicationFactor() < 0
               ? Optional.empty()
               : Optional.of(config.replicationFactor());
+      Map<String, Long> broker = brokerLimits(admin);
+      Map<String, String> changeConfig = new java.util.HashMap<>();
+      changeConfig.put(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(recordBytes));
+      long segmentNeeded = Math.min(Integer.MAX_VALUE, recordBytes + 1024L * 1024);
+      if (broker.getOrDefault(SEGMENT_BYTES, Long.MAX_VALUE) < segmentNeeded) {
+        changeConfig.put(TopicConfig.SEGMENT_BYTES_CONFIG, Long.toString(segmentNeeded));
+      }
       // both topics in one request, and both descriptions at once: each round trip to the
       // controller is part of capture's start-up
       create(
           admin,
           List.of(
-              new NewTopic(config.changeTopic(), Optional.of(1), rf)
-                  .configs(
-                      Map.of(
-                          TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
-                          Integer.toString(config.topicMaxMessageBytes()))),
+              new NewTopic(config.changeTopic(), Optional.of(1), rf).configs(changeConfig),
               new NewTopic(config.offsetsTopic(), Optional.of(1), rf)
                   .configs(
                       Map.of(
@@ -82,13 +99,51 @@ final class KafkaTopics {
                     + " partitions; it needs exactly 1 so that its order is total"));
       }
       Config c = configs.get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(resource);
-      return Integer.parseInt(c.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value());
+      return new Limits(
+          Long.parseLong(c.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value()),
+          Long.parseLong(c.get(TopicConfig.SEGMENT_BYTES_CONFIG).value()),
+          broker.getOrDefault(SOCKET_REQUEST_MAX_BYTES, Long.MAX_VALUE));
     } catch (ExecutionException | TimeoutException e) {
       throw new CdcException.Retriable("cannot create or describe capture topics: " + e, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CdcException.Retriable("interrupted while creating topics", e);
     }
+  }
+
+  private static final String SEGMENT_BYTES = "log.segment.bytes";
+  private static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
+
+  /**
+   * The smallest {@code log.segment.bytes} and {@code socket.request.max.bytes} of the brokers;
+   * empty where capture's principal may not describe the cluster (then only the producer and the
+   * topic are checked, and the broker refuses what it must).
+   */
+  private static Map<String, Long> brokerLimits(Admin admin)
+      throws InterruptedException, TimeoutException, ExecutionException {
+    List<ConfigResource> brokers =
+        admin.describeCluster().nodes().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).stream()
+            .map(n -> new ConfigResource(ConfigResource.Type.BROKER, n.idString()))
+            .toList();
+    Map<ConfigResource, Config> configs;
+    try {
+      configs = admin.describeConfigs(brokers).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException) {
+        return Map.of();
+      }
+      throw e;
+    }
+    Map<String, Long> smallest = new java.util.HashMap<>();
+    for (Config c : configs.values()) {
+      for (String name : List.of(SEGMENT_BYTES, SOCKET_REQUEST_MAX_BYTES)) {
+        org.apache.kafka.clients.admin.ConfigEntry e = c.get(name);
+        if (e != null && e.value() != null) {
+          smallest.merge(name, Long.parseLong(e.value()), Math::min);
+        }
+      }
+    }
+    return smallest;
   }
 
   /**
