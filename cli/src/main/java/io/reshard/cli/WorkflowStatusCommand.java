@@ -68,7 +68,16 @@ final class WorkflowStatusCommand implements Callable<Integer> {
 
   /** Copy done and progress, why a copy stopped, max lag, last diff, last error. */
   private static void printProgress(PrintWriter out, JsonNode w) {
-    out.println("  copy done:      " + w.path("copy_done").asText("unknown"));
+    String state = w.path("state").asText();
+    out.println(
+        "  copy done:      "
+            + (w.has("copy_done")
+                ? w.get("copy_done").asText()
+                : switch (state) {
+                  case "COMPLETED" -> "true (the workflow is complete)";
+                  case "CANCELLED" -> "no (the workflow was cancelled)";
+                  default -> "unknown";
+                }));
     JsonNode copy = w.path("copy");
     if (!copy.isMissingNode()) {
       out.printf(
@@ -87,7 +96,15 @@ final class WorkflowStatusCommand implements Callable<Integer> {
     }
     out.println(
         "  max lag:        "
-            + (w.has("max_lag_ms") ? w.get("max_lag_ms").asLong() + " ms" : "unknown"));
+            + (w.has("max_lag_ms")
+                ? w.get("max_lag_ms").asLong() + " ms"
+                : ended(state) ? "none (its streams have ended)" : "unknown"));
+    if (w.hasNonNull("journal_position")) {
+      out.println("  writes switched at source position " + w.get("journal_position").asText());
+    }
+    if (w.hasNonNull("reverse_position")) {
+      out.println("  writes reversed at target position " + w.get("reverse_position").asText());
+    }
     out.println(
         "  last diff:      "
             + (w.hasNonNull("last_diff_clean")
@@ -96,6 +113,11 @@ final class WorkflowStatusCommand implements Callable<Integer> {
     out.println(
         "  last error:     "
             + (w.hasNonNull("last_error") ? w.get("last_error").asText() : "none"));
+  }
+
+  /** A workflow in a final state: nothing of it runs any more. */
+  private static boolean ended(String state) {
+    return state.equals("COMPLETED") || state.equals("CANCELLED");
   }
 
   /** One line per stream: direction, source -> target, state, lag and position. */

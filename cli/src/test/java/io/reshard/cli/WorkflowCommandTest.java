@@ -45,6 +45,23 @@ class WorkflowCommandTest {
   }
 
   @Test
+  void aCompletedWorkflowNoDaemonHostsSaysWhatItDidNotUnknown() throws Exception {
+    StringWriter text = new StringWriter();
+    WorkflowStatusCommand.printStatus(
+        new PrintWriter(text, true),
+        JSON.readTree(
+            "{\"name\":\"split1\",\"keyspace\":\"chat\",\"state\":\"COMPLETED\","
+                + "\"sources\":[\"c0-\"],\"targets\":[\"c0-e0\",\"e0-\"],"
+                + "\"journal_position\":\"4-4-120\",\"reverse_position\":null,"
+                + "\"last_diff_clean\":true,\"last_error\":null,\"hosted\":false}"));
+    String out = text.toString();
+    assertTrue(out.contains("copy done:      true (the workflow is complete)"), out);
+    assertTrue(out.contains("max lag:        none (its streams have ended)"), out);
+    assertTrue(out.contains("writes switched at source position 4-4-120"), out);
+    assertTrue(!out.contains("unknown"), out);
+  }
+
+  @Test
   void timeoutsReadAsDurations() {
     CommandLine.Model.CommandSpec spec =
         new CommandLine(new WorkflowStatusCommand()).getCommandSpec();

@@ -93,7 +93,9 @@ public final class Copier {
   private final CopyListener listener;
   private final Clock clock;
   private final Sleeper sleeper;
-  private final Map<String, ProgressCounter> progress = new LinkedHashMap<>();
+  // replaced whole once every table's estimate is read, so that progress never mixes tables with
+  // and without their estimate (a first line "0 of ~2,127 rows" of a 49,000-row copy)
+  private volatile Map<String, ProgressCounter> progress;
   private volatile Instant started;
 
   private Copier(Builder b) {
@@ -105,9 +107,11 @@ public final class Copier {
     this.listener = b.listener;
     this.clock = b.clock;
     this.sleeper = b.sleeper;
+    Map<String, ProgressCounter> pending = new LinkedHashMap<>();
     for (String t : spec.tables()) {
-      progress.put(t, new ProgressCounter(t, 0, clock));
+      pending.put(t, new ProgressCounter(t, 0, clock));
     }
+    this.progress = pending;
   }
 
   /** A builder for the copy of {@code spec}. */
@@ -132,17 +136,19 @@ public final class Copier {
     LOG.info("workflow {} phase 1/5 checking {} tables on the source", wf, spec.tables().size());
     String sqlMode;
     List<TableSchema> tables = new ArrayList<>();
+    Map<String, ProgressCounter> estimated = new LinkedHashMap<>();
     try (Connection source = Sessions.open(spec.source(), spec.keyspace(), "")) {
       sqlMode = Sessions.pipelineSqlMode(Sessions.globalSqlMode(source));
       for (String t : spec.tables()) {
         TableSchema schema = TableSchemaReader.readMoved(source, spec.keyspace(), t);
         ShardingKey.of(spec.vschema(), schema);
         tables.add(schema);
-        progress.put(
+        estimated.put(
             t,
             new ProgressCounter(
                 t, TableSchemaReader.estimatedRows(source, spec.keyspace(), t), clock));
       }
+      progress = estimated;
     } catch (SQLException e) {
       throw new ReshardException(
           "workflow " + wf + ": cannot read the source's tables: " + e.getMessage(), e);

@@ -34,6 +34,7 @@ final class WorkflowViews {
     v.put("servers", w.servers());
     v.put("p0", w.p0());
     v.put("journal_position", w.journalPosition());
+    v.put("reverse_position", w.reversePosition());
     v.put("last_diff_clean", w.lastDiffClean());
     v.put("last_error", w.lastError());
     v.put("updated_at", w.updatedAt());
