@@ -2,6 +2,7 @@ package io.reshard.cdc.capture;
 
 import com.github.shyiko.mysql.binlog.event.EventData;
 import java.util.List;
+import java.util.function.Function;
 
 /** The event bodies capture's own deserializers produce for the binlog client. Immutable. */
 final class BinlogEvents {
@@ -40,6 +41,10 @@ final class BinlogEvents {
    * @param before per row the before image (UPDATE, DELETE), else null entries
    * @param after per row the after image (INSERT, UPDATE), else null entries
    * @param error why decoding failed, or null
+   * @param pending for a table whose cells need precisions from its definition ({@link
+   *     BinlogTable#precisionPending()}): decodes the event with the table those precisions
+   *     complete (on the engine thread, after {@link SchemaCache} resolved it); the images are
+   *     empty until then. Null otherwise
    */
   record Rows(
       BinlogTable table,
@@ -48,8 +53,20 @@ final class BinlogEvents {
       boolean fullImage,
       List<Object[]> before,
       List<Object[]> after,
-      String error)
+      String error,
+      Function<BinlogTable, Rows> pending)
       implements EventData {
+
+    Rows(
+        BinlogTable table,
+        RowOp op,
+        boolean captured,
+        boolean fullImage,
+        List<Object[]> before,
+        List<Object[]> after,
+        String error) {
+      this(table, op, captured, fullImage, before, after, error, null);
+    }
 
     int rowCount() {
       return op == RowOp.INSERT ? after.size() : before.size();

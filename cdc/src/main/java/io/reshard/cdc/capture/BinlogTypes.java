@@ -37,7 +37,32 @@ final class BinlogTypes {
   static final int STRING = 254;
   static final int GEOMETRY = 255;
 
+  /**
+   * The metadata {@link TableMapParser} stores for a column of an old temporal type code (TIME,
+   * DATETIME, TIMESTAMP) on MariaDB: the TABLE_MAP carries no metadata for them, yet MariaDB writes
+   * both the plain pre-5.6 layout (precision 0) and its own 5.3 "hires" layout (precision 1-6)
+   * under these codes, with cells of a length that depends on the precision. The precision comes
+   * from the table's definition ({@link SchemaCache}) before any of its rows is decoded.
+   */
+  static final int FSP_FROM_SCHEMA = -1;
+
   private BinlogTypes() {}
+
+  /** True for the pre-MySQL-5.6 temporal type codes: TIMESTAMP (7), TIME (11), DATETIME (12). */
+  static boolean isOldTemporal(int type) {
+    return type == TIMESTAMP || type == TIME || type == DATETIME;
+  }
+
+  /** The SQL name of a temporal type code, for messages. */
+  static String temporalName(int type) {
+    return switch (type) {
+      case TIMESTAMP, TIMESTAMP2 -> "TIMESTAMP";
+      case TIME, TIME2 -> "TIME";
+      case DATETIME, DATETIME2 -> "DATETIME";
+      case DATE, NEWDATE -> "DATE";
+      default -> "type " + type;
+    };
+  }
 
   /**
    * True if the SIGNEDNESS metadata has a bit for this type. MariaDB gives YEAR one (its YEAR is an
@@ -65,23 +90,11 @@ final class BinlogTypes {
 
   /**
    * The number of metadata bytes a type has in a TABLE_MAP event; -1 for a type capture does not
-   * know.
+   * decode (NULL, the pre-5.0 DECIMAL, codes no server writes for a column).
    */
   static int metadataLength(int type) {
     return switch (type) {
-      case TINY,
-          SHORT,
-          INT24,
-          LONG,
-          LONGLONG,
-          DATE,
-          NEWDATE,
-          TIME,
-          DATETIME,
-          TIMESTAMP,
-          YEAR,
-          NULL ->
-          0;
+      case TINY, SHORT, INT24, LONG, LONGLONG, DATE, NEWDATE, TIME, DATETIME, TIMESTAMP, YEAR -> 0;
       case FLOAT,
           DOUBLE,
           BLOB,

@@ -251,6 +251,13 @@ final class CaptureLoop {
       return;
     }
     String table = rows.table().schema().qualifiedName();
+    CapturedTable captured = resolve(rows.table());
+    if (rows.pending() != null) {
+      rows = rows.pending().apply(captured.decoding());
+      if (rows.error() != null) {
+        throw unsupported(table + ": " + rows.error());
+      }
+    }
     if (!rows.fullImage()) {
       throw unsupported(
           "the row image of "
@@ -261,7 +268,6 @@ final class CaptureLoop {
     if (txn == null) {
       throw unsupported("a row event of " + table + " outside a transaction");
     }
-    CapturedTable captured = schemas.resolve(rows.table());
     for (int i = 0; i < rows.rowCount(); i++) {
       if (txn.skip > 0) {
         txn.skip--;
@@ -292,6 +298,18 @@ final class CaptureLoop {
       if (batchFull()) {
         commit();
       }
+    }
+  }
+
+  /**
+   * The table as published, its old-format precisions from its definition; a table whose rows
+   * cannot be decoded exactly stops capture before anything of it is published.
+   */
+  private CapturedTable resolve(BinlogTable table) {
+    try {
+      return schemas.resolve(table);
+    } catch (SchemaCache.UndecodableTableException e) {
+      throw unsupported(e.getMessage());
     }
   }
 

@@ -67,16 +67,7 @@ final class ColumnDefs {
       case STRING -> string(name, true, meta, charset, nullable);
       case BLOB, TINY_BLOB, MEDIUM_BLOB, LONG_BLOB -> blob(name, meta, charset, nullable);
       case GEOMETRY ->
-          def(
-              name,
-              ColumnKind.BYTES,
-              "geometry",
-              false,
-              0xFFFF_FFFFL,
-              0,
-              0,
-              MariaDbCharsets.BINARY,
-              nullable);
+          def(name, ColumnKind.BYTES, "geometry", false, 0, 0, 0, MariaDbCharsets.BINARY, nullable);
       case JSON ->
           def(name, ColumnKind.JSON, "json", false, 0xFFFF_FFFFL, 0, 0, "utf8mb4", nullable);
       case ENUM, SET ->
@@ -99,8 +90,31 @@ final class ColumnDefs {
     };
   }
 
+  /**
+   * The fraction digits: the metadata of the 5.6 types; for the old codes the precision {@link
+   * SchemaCache} found ({@code 0} until then, and on MySQL, whose old codes have no fraction).
+   */
+  /**
+   * A GEOMETRY column as the subtype the TABLE_MAP's GEOMETRY_TYPE field names ({@code point},
+   * {@code polygon}, ...), as information_schema's DATA_TYPE has it.
+   */
+  static ColumnDef spatial(ColumnDef geometry, String subtype) {
+    return def(
+        geometry.name(),
+        ColumnKind.BYTES,
+        subtype,
+        false,
+        0,
+        0,
+        0,
+        MariaDbCharsets.BINARY,
+        geometry.nullable());
+  }
+
   private static int fsp(int type, int meta) {
-    return type == DATETIME2 || type == TIMESTAMP2 || type == TIME2 ? meta : 0;
+    return type == DATETIME2 || type == TIMESTAMP2 || type == TIME2 || isOldTemporal(type)
+        ? Math.max(meta, 0)
+        : 0;
   }
 
   private static ColumnDef number(String name, String type, boolean unsigned, boolean nullable) {

@@ -49,6 +49,24 @@ final class RowsEventParser implements EventDataDeserializer<Rows> {
       if (!capturedDatabases.contains(table.schema().database())) {
         return new Rows(table, op, false, true, List.of(), List.of(), null);
       }
+      if (table.precisionPending()) {
+        return new Rows(
+            table, op, true, true, List.of(), List.of(), null, resolved -> decode(resolved, body));
+      }
+      return parse(table, c);
+    } catch (RuntimeException e) {
+      return failed(table, "cannot decode row event: " + e);
+    }
+  }
+
+  /**
+   * Decodes a whole rows event body with {@code table}, the event's TABLE_MAP with every precision
+   * known; never throws.
+   */
+  Rows decode(BinlogTable table, byte[] body) {
+    try {
+      ByteCursor c = new ByteCursor(body);
+      c.skip(6);
       return parse(table, c);
     } catch (RuntimeException e) {
       return failed(table, "cannot decode row event: " + e);
@@ -70,23 +88,37 @@ final class RowsEventParser implements EventDataDeserializer<Rows> {
     if (!full) {
       return new Rows(table, op, true, false, List.of(), List.of(), null);
     }
+    int[] key = keyIndexes(table);
     List<Object[]> before = new ArrayList<>();
     List<Object[]> after = new ArrayList<>();
     while (c.hasRemaining()) {
-      Object[] first = image(table, c, n);
+      Object[] first = image(table, c, n, key);
       switch (op) {
         case INSERT -> after.add(first);
         case DELETE -> before.add(first);
         case UPDATE -> {
           before.add(first);
-          after.add(image(table, c, n));
+          after.add(image(table, c, n, key));
         }
       }
     }
     return new Rows(table, op, true, true, before, after, null);
   }
 
-  private static Object[] image(BinlogTable table, ByteCursor c, int n) {
+  private static int[] keyIndexes(BinlogTable table) {
+    List<String> pk = table.schema().primaryKey();
+    int[] out = new int[pk.size()];
+    for (int k = 0; k < out.length; k++) {
+      out[k] = table.schema().indexOf(pk.get(k));
+    }
+    return out;
+  }
+
+  /**
+   * One row image. A primary-key column that decodes as NULL is refused: a key is never NULL, so
+   * the cells before it were read in a wrong layout, and the image must not be published.
+   */
+  private static Object[] image(BinlogTable table, ByteCursor c, int n, int[] key) {
     BitSet nulls = BitSet.valueOf(c.bytes((n + 7) / 8));
     Object[] row = new Object[n];
     for (int i = 0; i < n; i++) {
@@ -97,6 +129,15 @@ final class RowsEventParser implements EventDataDeserializer<Rows> {
           throw new IllegalStateException(
               "column " + table.column(i).name() + ": " + e.getMessage(), e);
         }
+      }
+    }
+    for (int k : key) {
+      if (k >= 0 && row[k] == null) {
+        throw new IllegalStateException(
+            "primary-key column "
+                + table.column(k).name()
+                + " decodes as NULL, which a key never is: the row image cannot be decoded"
+                + " exactly");
       }
     }
     return row;

@@ -100,7 +100,12 @@ final class StatementHandler {
         continue;
       }
       schemas.invalidate(t.database(), t.table());
-      TableSchema now = schemas.current(t.database(), t.table()).orElse(null);
+      TableSchema now;
+      try {
+        now = schemas.current(t.database(), t.table()).orElse(null);
+      } catch (SchemaCache.UndecodableTableException e) {
+        throw loop.unsupported(e.getMessage());
+      }
       String type = s.ddlType() == null ? "ALTER" : s.ddlType();
       changes.add(new RecordEncoder.TableChange(type, t.database(), t.table(), now));
     }

@@ -33,6 +33,7 @@ final class TableMapParser {
   private static final int COLUMN_NAME = 4;
   private static final int SET_STR_VALUE = 5;
   private static final int ENUM_STR_VALUE = 6;
+  private static final int GEOMETRY_TYPE = 7;
   private static final int SIMPLE_PRIMARY_KEY = 8;
   private static final int PRIMARY_KEY_WITH_PREFIX = 9;
   private static final int ENUM_AND_SET_DEFAULT_CHARSET = 10;
@@ -61,7 +62,20 @@ final class TableMapParser {
     List<List<byte[]>> setLabels = new ArrayList<>();
     List<List<byte[]>> enumLabels = new ArrayList<>();
     List<Integer> primaryKey = new ArrayList<>();
+    List<Integer> geometryTypes = new ArrayList<>();
   }
+
+  /** Field::geometry_type, the GEOMETRY_TYPE field's values, as information_schema names them. */
+  private static final List<String> GEOMETRY_TYPES =
+      List.of(
+          "geometry",
+          "point",
+          "linestring",
+          "polygon",
+          "multipoint",
+          "multilinestring",
+          "multipolygon",
+          "geometrycollection");
 
   /**
    * Parses one TABLE_MAP body.
@@ -89,14 +103,35 @@ final class TableMapParser {
     int metaLength = c.packedInt();
     int metaEnd = c.position() + metaLength;
     int[] metas = new int[n];
-    for (int i = 0; i < n; i++) {
-      metas[i] = readMeta(c, types, i, db + "." + table);
+    int unknown = -1; // a type code whose metadata cdc cannot read: no later column's either
+    for (int i = 0; i < n && unknown < 0; i++) {
+      if (metadataLength(types[i]) < 0) {
+        unknown = i;
+        c.skip(metaEnd - c.position());
+        break;
+      }
+      metas[i] = readMeta(c, types, i);
+      if (mariaDb && isOldTemporal(types[i])) {
+        metas[i] = FSP_FROM_SCHEMA; // 0 (pre-5.6 layout) or 1-6 (5.3 hires): from the schema
+      }
     }
     if (c.position() != metaEnd) {
       throw new IllegalStateException(db + "." + table + ": TABLE_MAP metadata length mismatch");
     }
     BitSet nullable = BitSet.valueOf(c.bytes((n + 7) / 8));
     OptionalFields opt = readOptional(c, types);
+    if (unknown >= 0) {
+      throw new IllegalStateException(
+          db
+              + "."
+              + table
+              + ": column "
+              + (opt.names.size() == n ? opt.names.get(unknown) : "#" + (unknown + 1))
+              + " has binlog type code "
+              + types[unknown]
+              + ", a column format of an old server that cdc cannot decode; rewrite the table"
+              + " in today's formats first (ALTER TABLE ... FORCE)");
+    }
     if (opt.names.size() != n) {
       throw new IllegalStateException(
           db + "." + table + ": TABLE_MAP has no column names; set binlog_row_metadata = FULL");
@@ -108,7 +143,7 @@ final class TableMapParser {
   }
 
   /** Reads one column's metadata; resolves STRING's real type into {@code types[i]}. */
-  private static int readMeta(ByteCursor c, int[] types, int i, String table) {
+  private static int readMeta(ByteCursor c, int[] types, int i) {
     int type = types[i];
     return switch (type) {
       case NEWDECIMAL -> {
@@ -130,14 +165,7 @@ final class TableMapParser {
         types[i] = real == ENUM || real == SET ? real : STRING;
         yield length;
       }
-      default -> {
-        int bytes = metadataLength(type);
-        if (bytes < 0) {
-          throw new IllegalStateException(
-              table + ": column " + (i + 1) + " has binlog type " + type + ", unknown to cdc");
-        }
-        yield (int) c.le(bytes);
-      }
+      default -> (int) c.le(metadataLength(type)); // known: parse checks it first
     };
   }
 
@@ -162,6 +190,7 @@ final class TableMapParser {
         }
         case SET_STR_VALUE -> o.setLabels = labels(f);
         case ENUM_STR_VALUE -> o.enumLabels = labels(f);
+        case GEOMETRY_TYPE -> o.geometryTypes = packedList(f);
         case SIMPLE_PRIMARY_KEY -> o.primaryKey = packedList(f);
         case PRIMARY_KEY_WITH_PREFIX -> {
           while (f.hasRemaining()) {
@@ -173,7 +202,7 @@ final class TableMapParser {
             o.enumSetCharsets = defaultCharset(f, count(types, false));
         case ENUM_AND_SET_COLUMN_CHARSET -> o.enumSetCharsets = packedList(f);
         default -> {
-          // geometry types, visibility and later additions are not needed
+          // visibility and later additions are not needed
         }
       }
     }
@@ -187,6 +216,7 @@ final class TableMapParser {
     int enums = 0;
     int sets = 0;
     int enumOrSet = 0;
+    int geometries = 0;
     for (int i = 0; i < types.length; i++) {
       int t = types[i];
       boolean unsigned = isNumeric(t, mariaDb) && o.unsigned.get(numeric++);
@@ -199,9 +229,16 @@ final class TableMapParser {
         List<byte[]> raw = t == ENUM ? at(o.enumLabels, enums++) : at(o.setLabels, sets++);
         labels = decodeLabels(raw, charset);
       }
-      out.add(
+      ColumnDef def =
           ColumnDefs.fromBinlog(
-              o.names.get(i), t, metas[i], unsigned, charset, labels, nullable.get(i)));
+              o.names.get(i), t, metas[i], unsigned, charset, labels, nullable.get(i));
+      if (t == GEOMETRY) {
+        int g = geometries < o.geometryTypes.size() ? o.geometryTypes.get(geometries) : 0;
+        geometries++;
+        def =
+            ColumnDefs.spatial(def, g < GEOMETRY_TYPES.size() ? GEOMETRY_TYPES.get(g) : "geometry");
+      }
+      out.add(def);
     }
     return out;
   }

@@ -125,6 +125,17 @@ class BinlogParsingTest {
   }
 
   @Test
+  void aTypeCodeCdcCannotDecodeIsRefusedAtTheTableMapNamingTheColumnAndTheFix() {
+    // the (id INT PRIMARY KEY, v INT) map above with v's code changed to 0, the pre-5.0 DECIMAL
+    String map = "1c0000000000010001700002743300020300000201010004050269640176080100";
+    IllegalStateException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalStateException.class, () -> parser.parse(HexFormat.of().parseHex(map)));
+    assertTrue(e.getMessage().startsWith("p.t3: column v has binlog type code 0"), e.getMessage());
+    assertTrue(e.getMessage().contains("ALTER TABLE ... FORCE"), e.getMessage());
+  }
+
+  @Test
   void geometryCountsAsACharacterColumnOnMariaDb() {
     // (id INT PRIMARY KEY, g POINT, s SET('x','y') utf8mb4, v VARCHAR(3) utf8mb4_bin,
     //  e ENUM('q') latin1, c CHAR(2) ascii)
@@ -144,6 +155,8 @@ class BinlogParsingTest {
     assertEquals("q", text(r[4]));
     assertEquals("zz", text(r[5]));
     assertEquals(25, ((byte[]) r[1]).length, "SRID + WKB point");
+    assertEquals("point", t.column(1).type(), "the GEOMETRY_TYPE field names the subtype");
+    assertEquals(0, t.column(1).length(), "as information_schema: no octet length");
   }
 
   private static Rows parseRows(BinlogTable t, String hex) {
