@@ -52,7 +52,7 @@ final class SequenceStep {
                 + column.get()
                 + "\", \"sequence\": \"KEYSPACE."
                 + table
-                + "_seq\"}, see `reshard keyspace init --sequence`) and insert through router-lib,"
+                + "_seq\"}, docs/router.md \"Sequences\") and insert through router-lib,"
                 + " or create the workflow with --auto-increment=leave if the application assigns"
                 + " the ids",
             where);
@@ -77,12 +77,10 @@ final class SequenceStep {
           subject
               + "keyspace "
               + ai.sequenceKeyspace()
-              + " has no shard map with a server this daemon knows; create it with `reshard"
-              + " keyspace init --keyspace "
-              + ai.sequenceKeyspace()
-              + " --shards=- --sequence "
+              + " has no shard map with a server this daemon knows; give it a map with one shard"
+              + " (-) on a configured server, its vschema declaring \""
               + ai.sequenceTable()
-              + "`");
+              + "\": {\"type\": \"sequence\"} (docs/router.md \"Sequences\")");
     }
     try (Connection c = ServerFence.connect(server);
         PreparedStatement ps =
@@ -102,7 +100,7 @@ final class SequenceStep {
                   + ai.sequenceKeyspace()
                   + " on "
                   + server.endpointRef()
-                  + "; create it (`reshard keyspace init --sequence`, or as docs/router.md shows)");
+                  + "; create it as docs/router.md \"Sequences\" shows");
         }
       }
     }
