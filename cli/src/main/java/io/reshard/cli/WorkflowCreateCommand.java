@@ -56,6 +56,15 @@ final class WorkflowCreateCommand implements Callable<Integer> {
   List<String> targetServers;
 
   @Option(
+      names = "--auto-increment",
+      paramLabel = "leave|sequence",
+      description =
+          "What to do with a moved table that has an AUTO_INCREMENT column: sequence (the default)"
+              + " refuses one whose vschema names no sequence; leave means the application assigns"
+              + " the ids.")
+  String autoIncrement;
+
+  @Option(
       names = "--wait",
       description =
           "Return once the copy is done. Ctrl-C stops the waiting only (exit 130): the copy goes"
@@ -95,6 +104,9 @@ final class WorkflowCreateCommand implements Callable<Integer> {
     p.put("targets", String.join(",", targets));
     if (targetServers != null) {
       p.put("target_servers", String.join(",", targetServers));
+    }
+    if (autoIncrement != null) {
+      p.put("auto_increment", autoIncrement);
     }
     return p;
   }

@@ -2,10 +2,16 @@ package io.reshard.daemon;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.reshard.core.error.ErrorClassifier;
+import io.reshard.router.AutoIncrement;
 import io.reshard.router.RetriableReshardException;
+import io.reshard.router.Shard;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
+import io.reshard.router.ShardMapTopic;
 import io.reshard.router.ShardMapTopicConfig;
+import io.reshard.router.VSchema;
+import io.reshard.router.VSchemaTable;
+import io.reshard.switcher.AutoIncrementMode;
 import io.reshard.switcher.CaptureRegistry;
 import io.reshard.switcher.CutoverAbortedException;
 import io.reshard.switcher.IllegalTransitionException;
@@ -22,6 +28,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -380,6 +387,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   }
 
   private Result create(String name, Map<String, String> p) throws Exception {
+    AutoIncrementMode autoIncrement = AutoIncrementMode.parse(p.get(AutoIncrementMode.PARAM));
     WorkflowSpecValidator.Request request =
         new WorkflowSpecValidator(store, this::newestMap, servers::knows, servers::defaultTargets)
             .validate(name, p);
@@ -388,8 +396,9 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     List<String> targets = request.targets();
     List<String> targetServers = request.targetServers();
     Map<String, String> refs = request.servers();
-    WorkflowSpec spec =
+    WorkflowSpec base =
         spec(Workflow.create(name, keyspace, List.of(source), targets, null, Instant.now()), refs);
+    WorkflowSpec spec = base.withAutoIncrement(autoIncrement, base.sequenceServers());
     HostedWorkflow h = new HostedWorkflow(runner(spec));
     h.lock.lock();
     try {
@@ -461,7 +470,42 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
         config.shardmapsTopic(),
         config.workflowMaxLag(),
         config.workflowFenceLockWait(),
-        config.workflowCatchUpTimeout());
+        config.workflowCatchUpTimeout(),
+        AutoIncrementMode.SEQUENCE,
+        sequenceServers(map.vschema()));
+  }
+
+  /**
+   * The server of every sequence keyspace {@code vschema}'s auto_increments name, as the newest map
+   * of that (unsharded) keyspace places its one shard; read without a publisher, so nothing is
+   * fenced. A keyspace without a map, or whose server this daemon does not know, is left out:
+   * create refuses a workflow that needs it ({@code SequenceStep}).
+   */
+  private Map<String, ShardServer> sequenceServers(VSchema vschema) {
+    Map<String, ShardServer> m = new LinkedHashMap<>();
+    ShardMapTopicConfig topic =
+        ShardMapTopicConfig.builder()
+            .bootstrapServers(config.bootstrapServers())
+            .topic(config.shardmapsTopic())
+            .build();
+    for (VSchemaTable t : vschema.tables().values()) {
+      Optional<AutoIncrement> ai = t.autoIncrement();
+      if (ai.isEmpty() || m.containsKey(ai.get().sequenceKeyspace())) {
+        continue;
+      }
+      List<ShardMap> history = ShardMapTopic.history(topic, ai.get().sequenceKeyspace());
+      if (history.isEmpty()) {
+        continue;
+      }
+      ShardMap newest = history.get(history.size() - 1);
+      newest.shards().stream()
+          .filter(Shard::servesWrites)
+          .findFirst()
+          .filter(sh -> servers.knows(sh.endpoint()))
+          .ifPresent(
+              sh -> m.put(ai.get().sequenceKeyspace(), servers.server(sh.endpoint(), sh.name())));
+    }
+    return m;
   }
 
   private static String ref(Map<String, String> refs, String shard, Workflow w) {

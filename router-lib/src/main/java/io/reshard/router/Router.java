@@ -1,10 +1,10 @@
 package io.reshard.router;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +22,9 @@ import java.util.Optional;
  *       asked, so a row held on both sides of a running workflow is never returned twice.
  *   <li>Writes ({@link #inTransaction}, {@link #insert}, {@link #delete}): fenced per shard ({@link
  *       RouterTransaction}), retried and buffered across cutovers ({@link WriteRetry}).
+ *   <li>Ids ({@link #nextId}, and {@link #insert} for a row without its id): from the {@link
+ *       Sequence} the table's {@link AutoIncrement} names, in a sequence keyspace given to {@link
+ *       RouterBuilder#sequenceKeyspace}.
  * </ul>
  *
  * <p>Reads are not fenced: a router that has not yet seen a new map reads the old owner, which may
@@ -34,16 +37,19 @@ public final class Router implements AutoCloseable {
   private final RouterMetrics metrics;
   private final Scatter scatter;
   private final WriteRetry writes;
+  private final Sequences sequences;
   private final String keyspace;
 
-  private Router(
+  Router(
       ShardMapSource maps,
       EndpointResolver endpoints,
       RouterConfig config,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      List<ShardMapSource> sequenceKeyspaces) {
     this.maps = maps;
     this.config = config;
     this.keyspace = maps.current().keyspace();
+    this.sequences = new Sequences(sequenceKeyspaces, endpoints, config);
     this.pools = new ShardPools(keyspace, endpoints, config);
     this.metrics = new RouterMetrics(registry, keyspace);
     this.scatter = new Scatter(this, config.scatterThreads());
@@ -61,7 +67,7 @@ public final class Router implements AutoCloseable {
    */
   public static Router create(
       ShardMapSource maps, EndpointResolver endpoints, RouterConfig config) {
-    return new Router(maps, endpoints, config, new SimpleMeterRegistry());
+    return builder(maps, endpoints).config(config).build();
   }
 
   /**
@@ -73,7 +79,15 @@ public final class Router implements AutoCloseable {
       EndpointResolver endpoints,
       RouterConfig config,
       MeterRegistry registry) {
-    return new Router(maps, endpoints, config, registry);
+    return builder(maps, endpoints).config(config).meterRegistry(registry).build();
+  }
+
+  /**
+   * A builder of a router for the keyspace of {@code maps}' current map, whose endpoints {@code
+   * endpoints} resolves (those of its sequence keyspaces too).
+   */
+  public static RouterBuilder builder(ShardMapSource maps, EndpointResolver endpoints) {
+    return new RouterBuilder(maps, endpoints);
   }
 
   public String keyspace() {
@@ -195,12 +209,48 @@ public final class Router implements AutoCloseable {
   }
 
   /**
+   * The next id of {@code table}'s auto_increment column, from the sequence its vschema names
+   * ({@link AutoIncrement}): unique across every router, thread and restart ({@link Sequence}).
+   * Most calls take it from a block held in memory; one in {@code cache} reserves the next block in
+   * one short transaction on the sequence keyspace's server.
+   *
+   * @throws IllegalArgumentException if the vschema has no such table or it has no auto_increment
+   * @throws ReshardException if the sequence keyspace was not given to the builder, or the sequence
+   *     table cannot be used (the message says why and what to do)
+   */
+  public long nextId(String table) {
+    VSchemaTable t =
+        maps.current()
+            .vschema()
+            .table(table)
+            .orElseThrow(
+                () -> new IllegalArgumentException("the vschema has no table \"" + table + "\""));
+    AutoIncrement ai =
+        t.autoIncrement()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "table "
+                            + table
+                            + " has no \"auto_increment\" in the vschema, so no sequence gives"
+                            + " its ids"));
+    return sequences.of(table, ai).next();
+  }
+
+  /**
    * Inserts {@code row} into {@code table}: first the row of every lookup vindex of the table, each
    * in its own transaction on its lookup table's shard, then the data row. A crash in between
    * leaves a lookup row without a data row, which reads tolerate (the lookup leads to a shard that
    * has no such row); never a data row that its lookup cannot find.
+   *
+   * <p>If the table has an {@code auto_increment} and {@code row} leaves its column out or passes
+   * NULL, the column is filled with {@link #nextId} first (it may be the sharding column: the row
+   * is placed by the id it gets). A value the row passes is written as it is, as in Vitess.
+   *
+   * @return the row as written, with the id filled in
    */
-  public void insert(String table, Map<String, Object> row) {
+  public Map<String, Object> insert(String table, Map<String, Object> row) {
+    row = withId(table, row);
     ShardMap map = maps.current();
     Object key = row.get(Lookups.primaryColumn(map.vschema(), table));
     for (LookupVindexSpec spec : Lookups.specs(map.vschema(), table)) {
@@ -224,13 +274,27 @@ public final class Router implements AutoCloseable {
     }
     String columns = String.join(", ", row.keySet().stream().map(Router::q).toList());
     String marks = String.join(", ", row.keySet().stream().map(c -> "?").toList());
+    Object[] values = row.values().toArray();
     inTransaction(
         tx ->
             tx.update(
                 table,
                 key,
                 "INSERT INTO " + q(table) + " (" + columns + ") VALUES (" + marks + ")",
-                row.values().toArray()));
+                values));
+    return row;
+  }
+
+  /** {@code row}, or a copy with its auto_increment column filled from the sequence. */
+  private Map<String, Object> withId(String table, Map<String, Object> row) {
+    Optional<AutoIncrement> ai =
+        maps.current().vschema().table(table).flatMap(VSchemaTable::autoIncrement);
+    if (ai.isEmpty() || row.get(ai.get().column()) != null) {
+      return row;
+    }
+    Map<String, Object> filled = new LinkedHashMap<>(row);
+    filled.put(ai.get().column(), nextId(table));
+    return filled;
   }
 
   /**
@@ -270,6 +334,7 @@ public final class Router implements AutoCloseable {
   public void close() {
     scatter.close();
     pools.close();
+    sequences.close();
   }
 
   // --- for the package: routing, connections, config

@@ -22,14 +22,20 @@ import java.util.Optional;
  *                                              {"column": "email", "name": "email_lookup"}]}}}
  * }</pre>
  *
- * <p>An existing Vitess vschema file loads unchanged: keys reshard does not use ({@code
- * auto_increment}, {@code columns}, {@code require_explicit_routing}, ...) are ignored, and kept in
- * {@link #toJson()} so the document round-trips exactly. Loading refuses, listing every problem at
- * once ({@link VSchemaException}): a vindex type not in {@link VindexType} (naming it), a lookup
- * vindex without {@code table}, {@code from} or {@code to}, a column vindex naming an undefined
- * vindex, a table of a sharded keyspace without a column vindex (unless it is a {@code reference}
- * or {@code sequence} table), a primary vindex that is not unique (Vitess's rule), and a functional
- * vindex applied to several columns.
+ * <p>A table's {@code "auto_increment": {"column": "id", "sequence": "chat_seq.messages_seq"}}
+ * names the column router-lib fills from a {@link Sequence} ({@link AutoIncrement}); the sequence
+ * table is declared {@code {"type": "sequence"}} in the vschema of its own, unsharded keyspace.
+ *
+ * <p>An existing Vitess vschema file loads unchanged: keys reshard does not use ({@code columns},
+ * {@code require_explicit_routing}, ...) are ignored, and kept in {@link #toJson()} so the document
+ * round-trips exactly. Loading refuses, listing every problem at once ({@link VSchemaException}): a
+ * vindex type not in {@link VindexType} (naming it), a lookup vindex without {@code table}, {@code
+ * from} or {@code to}, a column vindex naming an undefined vindex, a table of a sharded keyspace
+ * without a column vindex (unless it is a {@code reference} or {@code sequence} table), a primary
+ * vindex that is not unique (Vitess's rule), a functional vindex applied to several columns, an
+ * {@code auto_increment} without {@code column} or {@code sequence}, with a sequence not named
+ * {@code keyspace.table}, or on a reference or sequence table, and a sequence table in a sharded
+ * keyspace.
  *
  * <p>Immutable and thread-safe.
  */

@@ -133,9 +133,63 @@ final class VSchemaParser {
     for (JsonNode entry : list.isArray() ? list : Json.MAPPER.createArrayNode()) {
       readColumnVindex(name, entry).ifPresent(columnVindexes::add);
     }
-    VSchemaTable table = new VSchemaTable(name, type, columnVindexes);
+    Optional<AutoIncrement> autoIncrement =
+        readAutoIncrement(name, type, node.path("auto_increment"));
+    VSchemaTable table = new VSchemaTable(name, type, columnVindexes, autoIncrement);
     checkPrimaryVindex(table, sharded, list.isArray() && list.size() > columnVindexes.size());
+    if (sharded && table.isSequence()) {
+      problems.add(
+          "table "
+              + name
+              + " is a sequence table, but this keyspace is sharded: a sequence lives in an"
+              + " unsharded keyspace (one shard, -), as in Vitess; declare it in that keyspace's"
+              + " vschema and name it keyspace.table in \"auto_increment\"");
+    }
     tables.put(name, table);
+  }
+
+  /**
+   * {@code "auto_increment": {"column": "id", "sequence": "ks_seq.t_seq"}}: both keys, the sequence
+   * qualified by its keyspace; not on a reference or sequence table.
+   */
+  private Optional<AutoIncrement> readAutoIncrement(String table, String type, JsonNode node) {
+    if (node.isMissingNode() || node.isNull()) {
+      return Optional.empty();
+    }
+    String where = "table " + table + ": \"auto_increment\"";
+    if (!node.isObject()) {
+      problems.add(
+          where
+              + " must be a JSON object {\"column\": ..., \"sequence\": \"keyspace.table\"}, not "
+              + describe(node));
+      return Optional.empty();
+    }
+    int before = problems.size();
+    Optional<String> column = optionalText(where, "column", node.path("column"));
+    Optional<String> sequence = optionalText(where, "sequence", node.path("sequence"));
+    if (problems.size() > before) {
+      return Optional.empty();
+    }
+    if (column.isEmpty() || column.get().isBlank()) {
+      problems.add(where + " names no \"column\" (the column to fill from the sequence)");
+    }
+    if (sequence.isEmpty() || sequence.get().isBlank()) {
+      problems.add(where + " names no \"sequence\" (the sequence table, as keyspace.table)");
+    } else if (AutoIncrement.problem(sequence.get()) != null) {
+      problems.add(where + ": " + AutoIncrement.problem(sequence.get()));
+    }
+    if (TABLE_TYPES_WITHOUT_VINDEX.contains(type)) {
+      problems.add(
+          where
+              + " is not allowed on a "
+              + type
+              + " table: only a table whose rows are inserted through the router takes ids from a"
+              + " sequence");
+    }
+    if (problems.size() > before) {
+      return Optional.empty();
+    }
+    return Optional.of(new AutoIncrement(column.get(), sequence.get()));
   }
 
   private Optional<ColumnVindex> readColumnVindex(String table, JsonNode entry) {

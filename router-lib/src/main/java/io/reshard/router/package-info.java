@@ -16,7 +16,9 @@
  *       io.reshard.router.ShardMapPublisher}.
  *   <li>Routing and execution: {@link io.reshard.router.Router} (targeted, lookup and scatter
  *       reads; fenced, buffered writes through {@link io.reshard.router.RouterTransaction}) and the
- *       {@code _reshard} schema with its fence table ({@link io.reshard.router.ReshardSchema}).
+ *       {@code _reshard} schema with its fence table ({@link io.reshard.router.ReshardSchema}). Ids
+ *       for sharded tables come from a {@link io.reshard.router.Sequence} (Vitess's sequence table
+ *       in an unsharded keyspace) that a table's {@link io.reshard.router.AutoIncrement} names.
  *       Run-time failures are {@link io.reshard.router.ReshardException}s; the retriable ones
  *       extend {@link io.reshard.router.RetriableReshardException}.
  * </ul>

@@ -35,13 +35,19 @@ final class ChatKeyspace {
 
   final TestCluster cluster;
   final String keyspace;
-  final VSchema vschema = VSchema.parse(VSCHEMA);
+  final VSchema vschema;
   final ShardMap v1;
   final StaticShardMapSource maps;
 
   ChatKeyspace(TestCluster cluster) throws SQLException {
+    this(cluster, VSCHEMA);
+  }
+
+  /** The same tables and shards, with another vschema (say, one with auto_increment). */
+  ChatKeyspace(TestCluster cluster, String vschemaJson) throws SQLException {
     this.cluster = cluster;
     this.keyspace = cluster.database();
+    this.vschema = VSchema.parse(vschemaJson);
     for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
       cluster.execute(
           s,

@@ -176,4 +176,79 @@ class VSchemaTest {
             .getMessage()
             .contains("Duplicate field 'a'"));
   }
+
+  @Test
+  void readsAnAutoIncrementAndItsSequence() {
+    VSchema v = VSchema.parse(customerVSchemaJson());
+    AutoIncrement ai = v.table("customer").orElseThrow().autoIncrement().orElseThrow();
+    assertEquals("customer_id", ai.column());
+    assertEquals("product", ai.sequenceKeyspace());
+    assertEquals("customer_seq", ai.sequenceTable());
+    assertEquals(
+        "product.order_seq", v.table("corder").orElseThrow().autoIncrement().get().sequence());
+    assertTrue(v.table("country").orElseThrow().autoIncrement().isEmpty());
+    VSchema seq = VSchema.parse("{\"tables\": {\"customer_seq\": {\"type\": \"sequence\"}}}");
+    assertTrue(seq.table("customer_seq").orElseThrow().isSequence());
+  }
+
+  private static String withAutoIncrement(String table, String autoIncrement) {
+    return "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}}, \"tables\": {\""
+        + table
+        + "\": {\"column_vindexes\": [{\"column\": \"id\", \"name\": \"hash\"}],"
+        + " \"auto_increment\": "
+        + autoIncrement
+        + "}, \"country\": {\"type\": \"reference\", \"auto_increment\": {\"column\": \"id\","
+        + " \"sequence\": \"s.country_seq\"}}}}";
+  }
+
+  @Test
+  void aBadAutoIncrementIsRefusedWithEveryProblem() {
+    VSchemaException e =
+        refused(withAutoIncrement("t", "{\"column\": \"id\", \"sequence\": \"t_seq\"}"));
+    assertEquals(2, e.problems().size(), e.getMessage());
+    assertTrue(
+        e.problems()
+            .get(0)
+            .contains(
+                "table t: \"auto_increment\": sequence \"t_seq\" must be named"
+                    + " keyspace.table"),
+        e.getMessage());
+    assertTrue(
+        e.problems()
+            .get(1)
+            .contains("table country: \"auto_increment\" is not allowed on a reference" + " table"),
+        e.getMessage());
+    assertEquals(
+        List.of(
+            "table t: \"auto_increment\" names no \"column\" (the column to fill from the sequence)",
+            "table t: \"auto_increment\" names no \"sequence\" (the sequence table, as keyspace.table)"),
+        refused(withAutoIncrement("t", "{}")).problems().subList(0, 2));
+    assertTrue(
+        refused(withAutoIncrement("t", "\"id\""))
+            .problems()
+            .get(0)
+            .startsWith("table t: \"auto_increment\" must be a JSON object"));
+    assertTrue(
+        refused(withAutoIncrement("t", "{\"column\": 1, \"sequence\": \"a.b\"}"))
+            .problems()
+            .get(0)
+            .contains("\"column\" must be a string"));
+    assertTrue(
+        refused(withAutoIncrement("t", "{\"column\": \"id\", \"sequence\": \"a.b.c\"}"))
+            .problems()
+            .get(0)
+            .contains("must be named keyspace.table"));
+  }
+
+  @Test
+  void aSequenceTableInAShardedKeyspaceIsRefused() {
+    VSchemaException e =
+        refused("{\"sharded\": true, \"tables\": {\"t_seq\": {\"type\": \"sequence\"}}}");
+    assertEquals(1, e.problems().size(), e.getMessage());
+    assertTrue(
+        e.problems()
+            .get(0)
+            .contains("table t_seq is a sequence table, but this keyspace is sharded"),
+        e.getMessage());
+  }
 }

@@ -106,8 +106,10 @@ final class CreatePhase implements Phase {
                 .forEach(p -> reasons.add(p, where));
           }
         }
+        SequenceStep.createReasons(c, spec, where, reasons);
       }
     }
+    SequenceStep.sequenceReasons(spec, reasons);
     for (ShardServer t : spec.targets()) {
       nonEmptyTargetTables(t)
           .forEach(

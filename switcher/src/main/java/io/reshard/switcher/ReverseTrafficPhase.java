@@ -142,6 +142,13 @@ final class ReverseTrafficPhase implements Phase {
     streams.startForward(w.generation(), Positions.parse(w.forwardStart()));
     steps.mark("forward streams");
     Failpoints.reach("reverse:forward-started");
+    Map<String, Long> raised =
+        SequenceStep.raiseAbove(spec, SequenceStep.connections(spec.sources(), conns));
+    if (!raised.isEmpty()) {
+      LOG.info(
+          "workflow {}: sequences raised above every id on the sources: {}", spec.name(), raised);
+    }
+    steps.mark("sequences");
     for (ShardServer s : spec.sources()) {
       ServerFence.open(conns.of(s), s, spec.keyspace(), MapChanges.epochOf(next, s));
     }

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  *       forward streams there;
  *   <li>write the journal record — the point of no return;
  *   <li>store the targets' current positions, and start reverse streams from them;
- *   <li>open the targets' fence rows at the new epoch;
+ *   <li>raise every sequence of the moved tables above the largest id on the targets ({@link
+ *       SequenceStep}), then open the targets' fence rows at the new epoch;
  *   <li>publish the next shard map with the targets serving writes.
  * </ol>
  *
@@ -177,6 +178,16 @@ final class SwitchWritesPhase implements Phase {
     streams.startReverse(w.generation(), Positions.parse(w.reverseStart()));
     steps.mark("reverse streams");
     Failpoints.reach("switch:reverse-started");
+    // before a target takes a write: ids handed out from now on are above every id copied
+    Map<String, Long> raised =
+        SequenceStep.raiseAbove(spec, SequenceStep.connections(spec.targets(), conns));
+    if (!raised.isEmpty()) {
+      LOG.info(
+          "workflow {}: phase 7/8 sequences raised above every id on the targets: {}",
+          spec.name(),
+          raised);
+    }
+    steps.mark("sequences");
     for (ShardServer t : spec.targets()) {
       ServerFence.open(conns.of(t), t, spec.keyspace(), MapChanges.epochOf(next, t));
     }

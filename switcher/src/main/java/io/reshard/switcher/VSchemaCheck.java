@@ -155,6 +155,17 @@ final class VSchemaCheck {
         }
       }
     }
+    Optional<String> idColumn = t.autoIncrement().map(ai -> ai.column());
+    if (idColumn.isPresent() && schema.indexOf(idColumn.get()) < 0) {
+      reasons.add(
+          "table "
+              + t.name()
+              + " has no column "
+              + idColumn.get()
+              + ", which its auto_increment names; its columns are "
+              + schema.columns().stream().map(col -> col.name()).toList(),
+          where);
+    }
     return all;
   }
 

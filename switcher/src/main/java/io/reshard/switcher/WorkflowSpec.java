@@ -3,6 +3,7 @@ package io.reshard.switcher;
 import io.reshard.router.VSchema;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a workflow moves and where its infrastructure is. Immutable.
@@ -18,6 +19,10 @@ import java.util.List;
  * @param maxLag the largest apply lag at which writes may switch
  * @param fenceLockWait how long the fence update may wait for router transactions in flight
  * @param catchUpTimeout how long the switch waits for the targets to apply G before rolling back
+ * @param autoIncrement whether create refuses a moved AUTO_INCREMENT table without a sequence
+ * @param sequenceServers the server of each sequence keyspace the vschema's {@code auto_increment}s
+ *     name, by keyspace (the one shard {@code -} of that unsharded keyspace); one not known here is
+ *     a reason {@code create} refuses
  */
 public record WorkflowSpec(
     String name,
@@ -30,12 +35,63 @@ public record WorkflowSpec(
     String shardMapTopic,
     Duration maxLag,
     Duration fenceLockWait,
-    Duration catchUpTimeout) {
+    Duration catchUpTimeout,
+    AutoIncrementMode autoIncrement,
+    Map<String, ShardServer> sequenceServers) {
 
   /** Copies the lists. */
   public WorkflowSpec {
     sources = List.copyOf(sources);
     targets = List.copyOf(targets);
+    sequenceServers = Map.copyOf(sequenceServers);
+  }
+
+  /** A spec with {@link AutoIncrementMode#SEQUENCE} and no sequence server known. */
+  public WorkflowSpec(
+      String name,
+      String keyspace,
+      VSchema vschema,
+      List<ShardServer> sources,
+      List<ShardServer> targets,
+      String bootstrap,
+      String topicPrefix,
+      String shardMapTopic,
+      Duration maxLag,
+      Duration fenceLockWait,
+      Duration catchUpTimeout) {
+    this(
+        name,
+        keyspace,
+        vschema,
+        sources,
+        targets,
+        bootstrap,
+        topicPrefix,
+        shardMapTopic,
+        maxLag,
+        fenceLockWait,
+        catchUpTimeout,
+        AutoIncrementMode.SEQUENCE,
+        Map.of());
+  }
+
+  /** This spec with another {@code --auto-increment} choice and the sequence keyspaces' servers. */
+  public WorkflowSpec withAutoIncrement(
+      AutoIncrementMode mode, Map<String, ShardServer> sequenceServers) {
+    return new WorkflowSpec(
+        name,
+        keyspace,
+        vschema,
+        sources,
+        targets,
+        bootstrap,
+        topicPrefix,
+        shardMapTopic,
+        maxLag,
+        fenceLockWait,
+        catchUpTimeout,
+        mode,
+        sequenceServers);
   }
 
   /** This spec with another catch-up timeout (a switch's {@code --timeout}). */
@@ -51,7 +107,9 @@ public record WorkflowSpec(
         shardMapTopic,
         maxLag,
         fenceLockWait,
-        timeout);
+        timeout,
+        autoIncrement,
+        sequenceServers);
   }
 
   /** The sources, then the targets. */

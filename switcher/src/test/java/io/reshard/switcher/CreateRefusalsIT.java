@@ -60,6 +60,7 @@ class CreateRefusalsIT {
         "CREATE TABLE tagged (tags SET('a','b','c') NOT NULL, n BIGINT NOT NULL,"
             + " PRIMARY KEY (tags, n)) ENGINE=InnoDB",
         "CREATE TABLE wide (w " + wideEnum() + " NOT NULL PRIMARY KEY, n BIGINT) ENGINE=InnoDB",
+        "CREATE TABLE counters (id BIGINT AUTO_INCREMENT PRIMARY KEY, n BIGINT) ENGINE=InnoDB",
         "CREATE DATABASE IF NOT EXISTS `café`",
         "CREATE TABLE IF NOT EXISTS `café`.messages (id BIGINT PRIMARY KEY,"
             + " channel_id BIGINT NOT NULL, body VARCHAR(100)) ENGINE=InnoDB");
@@ -253,5 +254,45 @@ class CreateRefusalsIT {
             "an ENUM of 257 labels, more than the 256 an ENUM key may have")) {
       assertTrue(m.contains(reason), reason + " in " + m);
     }
+  }
+
+  @Test
+  void anAutoIncrementTableWithoutASequenceIsRefusedUnlessTheApplicationAssignsIds()
+      throws Exception {
+    String m =
+        refused(spec(ks, "autoinc", vschema(true, placed("counters", "id")), "c0-e0", "e0-"));
+    assertTrue(
+        m.contains(
+            "table counters has the AUTO_INCREMENT column id: after the split every target would go"
+                + " on from the same AUTO_INCREMENT value"),
+        m);
+    assertTrue(m.contains("--auto-increment=leave"), m);
+    // leave: the application assigns ids; only the other table's reason remains
+    String left =
+        refused(
+            spec(
+                    ks,
+                    "autoinc-leave",
+                    vschema(true, placed("counters", "id"), placed("users", "email")),
+                    "c0-e0",
+                    "e0-")
+                .withAutoIncrement(AutoIncrementMode.LEAVE, java.util.Map.of()));
+    assertFalse(left.contains("AUTO_INCREMENT"), left);
+    assertTrue(left.contains("users"), left);
+  }
+
+  @Test
+  void aSequenceWithoutItsKeyspaceOrColumnIsRefused() throws Exception {
+    String counters =
+        "\"counters\": {\"column_vindexes\": [{\"column\": \"id\", \"name\": \"hash\"}],"
+            + " \"auto_increment\": {\"column\": \"idd\", \"sequence\": \"noseq.counters_seq\"}}";
+    String m = refused(spec(ks, "noseq", vschema(true, counters), "c0-e0", "e0-"));
+    assertTrue(m.contains("table counters has no column idd, which its auto_increment names"), m);
+    assertTrue(
+        m.contains(
+            "sequence noseq.counters_seq: keyspace noseq has no shard map with a server this daemon"
+                + " knows"),
+        m);
+    assertFalse(m.contains("AUTO_INCREMENT column"), "a sequence is named: " + m);
   }
 }
