@@ -36,6 +36,7 @@ final class WorkflowViews {
     v.put("journal_position", w.journalPosition());
     v.put("last_diff_clean", w.lastDiffClean());
     v.put("last_error", w.lastError());
+    v.put("capture_gap", w.captureGap());
     v.put("updated_at", w.updatedAt());
     v.put("next_states", w.state().next().stream().map(Enum::name).sorted().toList());
     return v;

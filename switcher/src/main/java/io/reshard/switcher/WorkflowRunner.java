@@ -333,6 +333,24 @@ public final class WorkflowRunner implements AutoCloseable {
     return streams.resumeAfterError();
   }
 
+  /**
+   * Records on the workflow that its streams missed changes ({@link Workflow#captureGap()}): its
+   * last diff no longer counts, and neither traffic switch runs until a diff is clean again. Call
+   * it before the capture skips them (then a crash in between asks for a repair that finds nothing,
+   * never the other way round), from the thread that drives this runner.
+   *
+   * @param gap which shard, from which position, and why
+   * @return the stored record
+   */
+  public Workflow recordCaptureGap(String gap) {
+    return stored(engine.update(workflow.withCaptureGap(gap, java.time.Instant.now())));
+  }
+
+  /** The command that repairs this workflow's targets and records a clean diff. */
+  public String repairCommand() {
+    return CaptureGaps.repairCommand(spec.name());
+  }
+
   /** The largest apply lag of the forward streams, in ms. */
   public long maxLagMillis() {
     return streams.forward().values().stream().mapToLong(a -> a.lagMillis()).max().orElse(0);
