@@ -35,6 +35,8 @@ public final class WorkflowRunner implements AutoCloseable {
   private final ShardMapPublisher publisher;
   private final Streams streams;
   private volatile Workflow workflow;
+  // guards the record changes a copy's thread and an action's thread may make at the same time
+  private final Object records = new Object();
   private volatile CopyPhase copying;
   private volatile DiffPhase diffing;
   private volatile List<DiffReport> lastDiff = List.of();
@@ -120,7 +122,23 @@ public final class WorkflowRunner implements AutoCloseable {
     CopyPhase phase = new CopyPhase(spec, streams, engine, config);
     workflow = phase.start(workflow);
     copying = phase;
-    return stored(phase.run(workflow));
+    phase.copy(workflow);
+    synchronized (records) {
+      // the copy runs on a thread of its own: the record may have changed meanwhile
+      return stored(phase.done(workflow));
+    }
+  }
+
+  /**
+   * Records {@code error} on the workflow (or clears it with null), keeping every other field as
+   * the runner has it; safe from the copy's thread.
+   *
+   * @return the stored record
+   */
+  public Workflow recordError(String error) {
+    synchronized (records) {
+      return stored(engine.update(workflow.withError(error, java.time.Instant.now())));
+    }
   }
 
   /** The copy's progress, if a copy ran in this process. */
@@ -343,7 +361,9 @@ public final class WorkflowRunner implements AutoCloseable {
    * @return the stored record
    */
   public Workflow recordCaptureGap(String gap) {
-    return stored(engine.update(workflow.withCaptureGap(gap, java.time.Instant.now())));
+    synchronized (records) {
+      return stored(engine.update(workflow.withCaptureGap(gap, java.time.Instant.now())));
+    }
   }
 
   /** The command that repairs this workflow's targets and records a clean diff. */
