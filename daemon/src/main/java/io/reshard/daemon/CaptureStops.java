@@ -215,12 +215,21 @@ final class CaptureStops {
       HostedWorkflow h, List<HostedWorkflow> readers, String shard, CaptureService service)
       throws InterruptedException {
     CapturePosition at = service.storedPosition().orElse(null);
+    if (at == null) {
+      return refused(
+          "workflow "
+              + h.name()
+              + ": the capture of shard "
+              + shard
+              + " does not know the position it stopped at; restart the daemon (capture stops"
+              + " again on the same change), then run the skip again");
+    }
     String reason = service.failure().map(Throwable::getMessage).orElse("?");
     String gap =
         "shard "
             + shard
             + ": changes after "
-            + (at == null ? "the position capture stopped at" : at.gtids().toString())
+            + at.gtids()
             + " were skipped at "
             + Instant.now()
             + " because capture could not publish them: "
