@@ -53,6 +53,8 @@ public final class CaptureEngine implements AutoCloseable {
   private volatile State state = State.NEW;
   private volatile CdcException failure;
   private volatile CapturePosition committed;
+  private volatile CapturePosition stored;
+  private volatile CaptureSkip skip;
   private volatile long lastProgressNanos;
   private CapturePosition initial;
 
@@ -91,6 +93,20 @@ public final class CaptureEngine implements AutoCloseable {
     t.start();
   }
 
+  /**
+   * Arms a one-shot skip past a stop ({@link CaptureSkip}): the first session that finds {@code
+   * skip.stoppedAt()} stored stores the source's current position instead, with a {@link
+   * RecordKind#GAP} record in the same Kafka transaction. Call it before {@link #start()}.
+   *
+   * @throws IllegalStateException if already started
+   */
+  public synchronized void skipStoppedChange(CaptureSkip skip) {
+    if (state != State.NEW) {
+      throw new IllegalStateException("capture of " + config.describe() + " is " + state);
+    }
+    this.skip = java.util.Objects.requireNonNull(skip);
+  }
+
   /** Asks the engine to stop; returns at once. Idempotent. */
   public void stop() {
     stopRequest.countDown();
@@ -116,6 +132,16 @@ public final class CaptureEngine implements AutoCloseable {
   /** The error that stopped the engine, if it is FAILED. */
   public Optional<CdcException> failure() {
     return Optional.ofNullable(failure);
+  }
+
+  /**
+   * The position known to be stored in the offsets topic: the last one this engine committed, or
+   * else the one its last session started from (read from the offsets topic). After a stop on an
+   * unsupported change, the position just before that change: what a {@link CaptureSkip} is made
+   * for.
+   */
+  public Optional<CapturePosition> storedPosition() {
+    return Optional.ofNullable(stored);
   }
 
   /** The last position this engine committed, if any. */
@@ -151,7 +177,7 @@ public final class CaptureEngine implements AutoCloseable {
     CaptureListener tracking = new Tracking();
     while (!stopRequested()) {
       try {
-        CaptureSession.run(config, initial, tracking, clock, this::stopRequested);
+        CaptureSession.run(config, initial, skip, tracking, clock, this::stopRequested);
       } catch (CdcException e) {
         if (!e.retriable() || stopRequested()) {
           throw e;
@@ -189,8 +215,11 @@ public final class CaptureEngine implements AutoCloseable {
   /** Passes callbacks on and records progress. */
   private final class Tracking implements CaptureListener {
     @Override
-    public void onSessionStarted(CapturePosition from, boolean stored) {
-      listener.onSessionStarted(from, stored);
+    public void onSessionStarted(CapturePosition from, boolean fromStore) {
+      if (fromStore) {
+        stored = from;
+      }
+      listener.onSessionStarted(from, fromStore);
     }
 
     @Override
@@ -201,6 +230,7 @@ public final class CaptureEngine implements AutoCloseable {
     @Override
     public void afterCommit(CapturePosition position, int rows) {
       committed = position;
+      stored = position;
       lastProgressNanos = System.nanoTime();
       listener.afterCommit(position, rows);
     }

@@ -18,6 +18,8 @@ import java.util.Map;
  *   <li>SCHEMA: {@code database}, {@code table} (may be null), {@code gtid}, {@code ddl}
  *   <li>BEGIN, END: {@code gtid}; END also {@code eventCount}
  *   <li>HEARTBEAT: {@code position}
+ *   <li>GAP: {@code position} = the position after the changes that were not captured; the one
+ *       before them is {@code value.from}, the reason {@code value.reason}
  * </ul>
  *
  * {@code offset} is the record's Kafka offset, {@code value} its whole JSON value. Immutable.
@@ -35,7 +37,7 @@ import java.util.Map;
  * @param totalOrder the change's order in its source transaction (1-based), or 0
  * @param eventCount END: the transaction's row changes; else 0
  * @param ddl the statement of a SCHEMA record or a truncate, or null
- * @param position HEARTBEAT: the position reached, or null
+ * @param position HEARTBEAT: the position reached; GAP: the position after the gap; else null
  * @param value the record's JSON value
  */
 public record ChangeRecord(

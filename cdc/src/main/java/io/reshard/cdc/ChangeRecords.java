@@ -25,9 +25,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * <p>Format (one topic per source shard, {@code <prefix>.<keyspace>.<shard>}, one partition):
  *
  * <ul>
- *   <li>headers: {@value #KIND_HEADER} = {@code data|schema|begin|end|heartbeat}; DATA records with
- *       a row image also carry {@value #SCHEMA_HEADER} = the table's {@link TableSchema} as JSON,
- *       so values can be decoded without other records.
+ *   <li>headers: {@value #KIND_HEADER} = {@code data|schema|begin|end|heartbeat|gap}; DATA records
+ *       with a row image also carry {@value #SCHEMA_HEADER} = the table's {@link TableSchema} as
+ *       JSON, so values can be decoded without other records.
  *   <li>DATA key: the primary key as a JSON object (null for a table without one, and for
  *       truncates); value: Debezium's envelope {@code before}, {@code after}, {@code source}
  *       (connector, name, server_id, gtid, file, pos, row, db, table, ts_ms, keyspace, shard),
@@ -40,6 +40,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *       tableChanges (type, id, and the table's columns as read after the statement).
  *   <li>HEARTBEAT key {@code {"keyspace", "shard"}}; value: source (with the GTID position
  *       reached), ts_ms, position ({@link CapturePosition#toJsonNode()}).
+ *   <li>GAP key {@code {"keyspace", "shard"}}; value: source (with the GTID position after the
+ *       gap), ts_ms, from and to (positions, as a heartbeat's), reason: the changes after {@code
+ *       from} up to {@code to} were not captured ({@link CaptureSkip}).
  * </ul>
  *
  * <p>Thread-safe.
@@ -145,7 +148,7 @@ public final class ChangeRecords {
                 null,
                 null,
                 v);
-        case HEARTBEAT ->
+        case HEARTBEAT, GAP ->
             new ChangeRecord(
                 kind,
                 record.offset(),
@@ -160,7 +163,7 @@ public final class ChangeRecords {
                 0,
                 0,
                 null,
-                CapturePosition.fromJsonNode(v.get("position")),
+                CapturePosition.fromJsonNode(v.get(kind == RecordKind.GAP ? "to" : "position")),
                 v);
       };
     } catch (IOException e) {

@@ -20,7 +20,15 @@ public enum RecordKind {
   /** The end of such a transaction, with its event counts. */
   END,
   /** The position capture reached; written on an idle or unrelated source too. */
-  HEARTBEAT;
+  HEARTBEAT,
+  /**
+   * Changes that were not captured: the operator skipped capture past changes it could not
+   * represent ({@link CaptureSkip}). The value names the position before ({@code from}) and after
+   * ({@code to}) the skipped changes and why they were skipped; a consumer that needs every change
+   * must treat its copy of the shard's rows as incomplete from here on (a workflow repairs its
+   * targets with a diff).
+   */
+  GAP;
 
   /** The header value, lower case: {@code data}, {@code schema}, ... */
   public String headerValue() {

@@ -130,7 +130,18 @@ final class CdcCommand {
           if (heartbeat && !heartbeats) {
             continue;
           }
-          out.println(new String(r.value(), StandardCharsets.UTF_8));
+          String value = new String(r.value(), StandardCharsets.UTF_8);
+          out.println(value);
+          if (isKind(r, RecordKind.GAP)) {
+            // the document goes to standard output like every record; the warning to stderr
+            spec.commandLine()
+                .getErr()
+                .println(
+                    "cdc tail: offset "
+                        + r.offset()
+                        + " is a gap: changes were not captured there (see its from, to and"
+                        + " reason)");
+          }
           if (max != null && ++printed >= max) {
             break;
           }
@@ -146,11 +157,12 @@ final class CdcCommand {
     }
 
     private static boolean isHeartbeat(ConsumerRecord<byte[], byte[]> r) {
+      return isKind(r, RecordKind.HEARTBEAT);
+    }
+
+    private static boolean isKind(ConsumerRecord<byte[], byte[]> r, RecordKind kind) {
       Header h = r.headers().lastHeader(ChangeRecords.KIND_HEADER);
-      return h != null
-          && RecordKind.HEARTBEAT
-              .name()
-              .equalsIgnoreCase(new String(h.value(), StandardCharsets.UTF_8));
+      return h != null && kind.headerValue().equals(new String(h.value(), StandardCharsets.UTF_8));
     }
 
     /**

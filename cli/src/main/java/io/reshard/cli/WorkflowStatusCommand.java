@@ -113,6 +113,12 @@ final class WorkflowStatusCommand implements Callable<Integer> {
     out.println(
         "  last error:     "
             + (w.hasNonNull("last_error") ? w.get("last_error").asText() : "none"));
+    if (w.hasNonNull("capture_gap")) {
+      out.println("  missed changes: " + w.get("capture_gap").asText());
+    }
+    if (w.hasNonNull("way_on")) {
+      out.println("  way on:         " + w.get("way_on").asText());
+    }
   }
 
   /** A workflow in a final state: nothing of it runs any more. */

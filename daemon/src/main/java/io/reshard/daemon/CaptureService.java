@@ -3,7 +3,9 @@ package io.reshard.daemon;
 import io.reshard.cdc.CaptureConfig;
 import io.reshard.cdc.CaptureEngine;
 import io.reshard.cdc.CaptureListener;
+import io.reshard.cdc.CaptureSkip;
 import io.reshard.cdc.CdcException;
+import io.reshard.cdc.UnsupportedChangeException;
 import io.reshard.core.position.CapturePosition;
 import java.time.Duration;
 import java.util.Optional;
@@ -25,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * precondition, a lost binlog position, another capture process fencing this one, a change that
  * cannot be captured faithfully — leaves the service {@code FAILED} with the engine's message: an
  * operator must act, and restarting would not help (or would fight the other process).
+ *
+ * <p>A capture stopped on a change it cannot publish ({@link UnsupportedChangeException}) can be
+ * started again past it, once, with {@link #skipStoppedChange()} (a {@link CaptureSkip}).
  *
  * <p>States: {@code NEW}, {@code STARTING}, {@code RUNNING}, {@code RETRYING}, {@code FAILED},
  * {@code STOPPED}. Thread-safe.
@@ -57,6 +62,8 @@ public final class CaptureService implements DaemonService {
   private final CountDownLatch stopRequest = new CountDownLatch(1);
   private volatile ServiceState state = ServiceState.NEW;
   private volatile String detail;
+  private volatile CdcException failure;
+  private volatile CaptureSkip skip;
   private volatile CaptureEngine engine;
   private Thread supervisor;
 
@@ -106,6 +113,60 @@ public final class CaptureService implements DaemonService {
     return e == null ? Optional.empty() : e.committedPosition();
   }
 
+  /**
+   * The position the current engine knows to be stored in the offsets topic ({@link
+   * CaptureEngine#storedPosition()}); after a stop, the one just before the change it stopped on.
+   */
+  public Optional<CapturePosition> storedPosition() {
+    CaptureEngine e = engine;
+    return e == null ? Optional.empty() : e.storedPosition();
+  }
+
+  /** The error that left this service {@code FAILED}; empty in any other state. */
+  public Optional<CdcException> failure() {
+    CdcException f = failure;
+    return state == ServiceState.FAILED ? Optional.ofNullable(f) : Optional.empty();
+  }
+
+  /**
+   * Starts capture again past the change it stopped on, once ({@link CaptureSkip}): the new engine
+   * stores the source's current position in place of the one it stopped at, with a gap record in
+   * the same Kafka transaction, and captures on from there. Every later engine of this service
+   * carries the same skip, which applies only while that stopped position is still stored.
+   *
+   * @return the skip: the position capture stopped at and why
+   * @throws IllegalStateException if the service has not stopped on a change it cannot publish, or
+   *     the position it stopped at is not known; nothing was started
+   */
+  public synchronized CaptureSkip skipStoppedChange() {
+    CdcException f = failure().orElse(null);
+    if (!(f instanceof UnsupportedChangeException) || stopRequested()) {
+      throw new IllegalStateException(
+          name()
+              + " has not stopped on a change it cannot publish (it is "
+              + state
+              + (f == null ? "" : ": " + f.getMessage())
+              + "); there is nothing to skip");
+    }
+    CaptureEngine e = engine;
+    CapturePosition at = e == null ? null : e.storedPosition().orElse(null);
+    if (at == null) {
+      throw new IllegalStateException(
+          name() + " does not know the position it stopped at; restart the daemon, then skip");
+    }
+    CaptureSkip s = new CaptureSkip(at, f.getMessage());
+    skip = s;
+    LOG.warn("{}: starting capture again past the change it stopped on, from {}", name(), at);
+    state = ServiceState.STARTING;
+    detail = null;
+    failure = null;
+    supervisor =
+        new Thread(this::supervise, "supervise-capture-" + shard.keyspace() + "-" + shard.shard());
+    supervisor.setDaemon(true);
+    supervisor.start();
+    return s;
+  }
+
   /** Starts the supervisor thread; the first engine starts there. */
   @Override
   public synchronized void start() {
@@ -131,6 +192,7 @@ public final class CaptureService implements DaemonService {
     LOG.info("{}: starting capture again at a workflow's request", name());
     state = ServiceState.STARTING;
     detail = null;
+    failure = null;
     supervisor =
         new Thread(this::supervise, "supervise-capture-" + shard.keyspace() + "-" + shard.shard());
     supervisor.setDaemon(true);
@@ -191,6 +253,7 @@ public final class CaptureService implements DaemonService {
       }
       CdcException f = outcome.failure();
       if (f != null && !transientAtRoot(f)) {
+        failure = f;
         state = ServiceState.FAILED;
         detail = f.getMessage();
         LOG.error("{}: capture failed and needs an operator: {}", name(), f.getMessage());
@@ -227,6 +290,10 @@ public final class CaptureService implements DaemonService {
     try {
       e = engines.apply(config, new Watching());
       engine = e;
+      CaptureSkip s = skip;
+      if (s != null) {
+        e.skipStoppedChange(s);
+      }
       e.start();
     } catch (CdcException x) {
       return new Outcome(false, x);

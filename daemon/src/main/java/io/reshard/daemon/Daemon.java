@@ -74,7 +74,15 @@ public final class Daemon {
                       : Optional.empty());
         }
       }
-      workflows = new WorkflowService(config, b.servers, store, shared, registry);
+      List<DaemonService> configured = List.copyOf(captureServices);
+      workflows =
+          new WorkflowService(
+              config,
+              b.servers,
+              store,
+              shared,
+              registry,
+              (keyspace, shard) -> captureService(configured, keyspace, shard));
     }
     WorkflowActions actions =
         b.actions != null
@@ -142,6 +150,18 @@ public final class Daemon {
         }
       };
     };
+  }
+
+  /** The capture service of {@code keyspace/shard}: a configured one, or one a workflow started. */
+  private Optional<CaptureService> captureService(
+      List<DaemonService> configured, String keyspace, String shard) {
+    List<DaemonService> all = new ArrayList<>(configured);
+    all.addAll(onDemand);
+    return all.stream()
+        .filter(s -> s instanceof CaptureService)
+        .map(s -> (CaptureService) s)
+        .filter(c -> c.shard().keyspace().equals(keyspace) && c.shard().shard().equals(shard))
+        .findFirst();
   }
 
   /** A builder for a daemon with {@code config}. */

@@ -5,6 +5,7 @@ import io.reshard.daemon.WorkflowActions.Result;
 import io.reshard.differ.DiffReport;
 import io.reshard.differ.Differ;
 import io.reshard.differ.TableDiff;
+import io.reshard.switcher.SwitchRefusedException;
 import io.reshard.switcher.WorkflowRunner;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,11 @@ final class HostedActions {
    *     cancel)
    */
   static Result act(
-      HostedWorkflow h, WorkflowAction action, Map<String, String> p, Consumer<String> unhost)
+      HostedWorkflow h,
+      WorkflowAction action,
+      Map<String, String> p,
+      Consumer<String> unhost,
+      CaptureStops stops)
       throws Exception {
     WorkflowRunner r = h.runner;
     String name = r.spec().name();
@@ -38,7 +43,7 @@ final class HostedActions {
         yield new Result(Outcome.DONE, "workflow " + name + ": reads served by the targets");
       }
       case SWITCH_WRITES -> switchWrites(r, p);
-      case RESUME -> resume(h);
+      case RESUME -> resume(h, stops);
       case REVERSE_TRAFFIC -> {
         r.reverseTraffic();
         yield new Result(
@@ -74,7 +79,7 @@ final class HostedActions {
    * was; streams whose applier ended are started again from their stored positions; streams stopped
    * in error pass over the DDL or retry the row. Refused only if nothing had stopped.
    */
-  private static Result resume(HostedWorkflow h) {
+  private static Result resume(HostedWorkflow h, CaptureStops stops) {
     WorkflowRunner r = h.runner;
     String name = r.spec().name();
     List<String> done = new java.util.ArrayList<>();
@@ -85,7 +90,14 @@ final class HostedActions {
     if (restarted > 0) {
       done.add(restarted + " stream(s) whose applier had ended started again");
     }
-    List<String> resumed = r.resumeStreams();
+    List<String> resumed;
+    try {
+      resumed = r.resumeStreams();
+    } catch (SwitchRefusedException e) {
+      // a stopped capture: say which way on applies
+      throw new SwitchRefusedException(
+          e.getMessage() + stops.wayOn(r.workflow()).map(w -> "; " + w).orElse(""));
+    }
     if (!resumed.isEmpty()) {
       done.add(
           "streams into "

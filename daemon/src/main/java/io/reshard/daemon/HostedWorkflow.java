@@ -7,7 +7,6 @@ import io.reshard.switcher.Workflow;
 import io.reshard.switcher.WorkflowEngine;
 import io.reshard.switcher.WorkflowRunner;
 import io.reshard.switcher.WorkflowState;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -102,8 +101,7 @@ final class HostedWorkflow {
       return;
     }
     try {
-      Workflow w = runner.workflow();
-      engine.update(w.withError(error, Instant.now()));
+      runner.recordError(error);
       recordedError = error;
     } catch (RuntimeException storeDown) {
       LOG.warn(

@@ -4,6 +4,7 @@ import io.reshard.switcher.WorkflowStatus;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,13 +26,19 @@ final class StreamController {
   static final Duration EVERY = Duration.ofSeconds(5);
 
   private final Supplier<Collection<HostedWorkflow>> hosted;
+  private final Function<HostedWorkflow, Optional<String>> wayOn;
   private Thread thread;
 
   /**
    * @param hosted the workflows hosted now, read anew on every round
+   * @param wayOn what the operator should do about a workflow's stopped capture, or about the
+   *     changes its streams missed ({@link CaptureStops#wayOn})
    */
-  StreamController(Supplier<Collection<HostedWorkflow>> hosted) {
+  StreamController(
+      Supplier<Collection<HostedWorkflow>> hosted,
+      Function<HostedWorkflow, Optional<String>> wayOn) {
     this.hosted = hosted;
+    this.wayOn = wayOn;
   }
 
   /** Starts the supervision thread. */
@@ -101,7 +108,25 @@ final class StreamController {
                   + ": the stream into "
                   + st.target()
                   + " is in error: "
-                  + st.lastError());
+                  + st.lastError()
+                  + wayOn.apply(h).map(w -> "; " + w).orElse(""));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The first hosted workflow whose targets miss changes after a capture skip (a diff with repair
+   * must run before traffic switches), described for health; not a failure, so health stays {@code
+   * up}. Empty if none.
+   */
+  Optional<String> notice() {
+    for (HostedWorkflow h : hosted.get()) {
+      if (h.runner.workflow() != null && h.runner.workflow().captureGap() != null) {
+        Optional<String> w = wayOn.apply(h);
+        if (w.isPresent()) {
+          return Optional.of("workflow " + h.name() + ": " + w.get());
         }
       }
     }

@@ -52,6 +52,9 @@ import org.slf4j.LoggerFactory;
 public final class WorkflowService implements DaemonService, WorkflowActions {
   private static final Logger LOG = LoggerFactory.getLogger(WorkflowService.class);
 
+  /** The parameter of {@code resume} that skips a capture stop ({@link CaptureStops#skip}). */
+  static final String SKIP_CAPTURE_STOP = "skip_capture_stop";
+
   private final DaemonConfig config;
   private final ServerDirectory servers;
   private final WorkflowStore store;
@@ -65,7 +68,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   private Thread resumer;
   private final java.util.concurrent.CountDownLatch firstPass =
       new java.util.concurrent.CountDownLatch(1);
-  private final StreamController streams = new StreamController(() -> hosted.values());
+  private final CaptureStops captureStops;
+  private final StreamController streams;
 
   /**
    * @param config the daemon's configuration (Kafka, topics, the {@code workflow.*} limits)
@@ -80,6 +84,25 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       WorkflowStore store,
       CaptureRegistry captures,
       MeterRegistry meters) {
+    this(config, servers, store, captures, meters, (keyspace, shard) -> Optional.empty());
+  }
+
+  /**
+   * A workflow service that can also tell, and act on, how the daemon's captures stopped ({@link
+   * CaptureStops}: the way on in status and health, {@code resume --skip-capture-stop}).
+   *
+   * @param captureServices the daemon's capture service of a keyspace's shard, if it runs one
+   */
+  public WorkflowService(
+      DaemonConfig config,
+      ServerDirectory servers,
+      WorkflowStore store,
+      CaptureRegistry captures,
+      MeterRegistry meters,
+      java.util.function.BiFunction<String, String, Optional<CaptureService>> captureServices) {
+    this.captureStops = new CaptureStops(captureServices::apply);
+    this.streams =
+        new StreamController(() -> hosted.values(), h -> captureStops.wayOn(h.runner.workflow()));
     this.meters = meters;
     this.config = config;
     this.servers = servers;
@@ -299,7 +322,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
 
   @Override
   public String detail() {
-    return streams.problem().orElse(detail);
+    return streams.problem().or(streams::notice).orElse(detail);
   }
 
   @Override
@@ -348,7 +371,11 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             "another action is running on workflow " + name + "; try again when it has finished");
       }
       try {
-        return HostedActions.act(h, known.get(), params, hosted::remove);
+        if (known.get() == WorkflowAction.RESUME
+            && Boolean.parseBoolean(params.getOrDefault(SKIP_CAPTURE_STOP, "false"))) {
+          return captureStops.skip(h, hosted.values());
+        }
+        return HostedActions.act(h, known.get(), params, hosted::remove, captureStops);
       } finally {
         h.lock.unlock();
       }
@@ -546,6 +573,9 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
       return WorkflowViews.notHosted();
     }
     Workflow stored = h.runner.workflow();
-    return WorkflowViews.hosted(stored, h.runner.status(), h.copyError(), h.copyHeals());
+    Map<String, Object> m =
+        WorkflowViews.hosted(stored, h.runner.status(), h.copyError(), h.copyHeals());
+    captureStops.wayOn(stored).ifPresent(way -> m.put("way_on", way));
+    return m;
   }
 }

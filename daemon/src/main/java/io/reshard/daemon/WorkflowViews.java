@@ -37,6 +37,7 @@ final class WorkflowViews {
     v.put("reverse_position", w.reversePosition());
     v.put("last_diff_clean", w.lastDiffClean());
     v.put("last_error", w.lastError());
+    v.put("capture_gap", w.captureGap());
     v.put("updated_at", w.updatedAt());
     v.put("next_states", w.state().next().stream().map(Enum::name).sorted().toList());
     return v;

@@ -59,6 +59,17 @@ final class CopyPhase implements Phase {
    * @return the record in {@code RUNNING}
    */
   Workflow run(Workflow w) throws Exception {
+    copy(w);
+    return done(w);
+  }
+
+  /**
+   * Copies every moved table (from P0, or from where {@code copy_state} says); {@link #done} then
+   * records it.
+   *
+   * @param w the record {@link #start} returned
+   */
+  void copy(Workflow w) throws Exception {
     ShardServer source = spec.sources().get(0);
     List<TargetShard> targets =
         spec.targets().stream().map(t -> new TargetShard(t.range(), t.endpoint())).toList();
@@ -79,8 +90,19 @@ final class CopyPhase implements Phase {
             .build();
     copier = c;
     c.run();
+  }
+
+  /**
+   * Moves the workflow to {@code RUNNING} once {@link #copy} is done, clearing the error a stopped
+   * copy recorded.
+   *
+   * @param latest the record as it is now (another step may have changed it while the copy ran,
+   *     e.g. recorded a capture gap)
+   */
+  Workflow done(Workflow latest) {
     // an error recorded while copying (a copy that stopped and went on again) is behind it now
-    return engine.transition(w.withError(null, w.updatedAt()), WorkflowState.RUNNING, "copy done");
+    return engine.transition(
+        latest.withError(null, latest.updatedAt()), WorkflowState.RUNNING, "copy done");
   }
 
   /** The copy's progress once it has started. */

@@ -363,7 +363,13 @@ final class Streams implements AutoCloseable {
   private WorkflowStatus.Stream status(
       String direction, List<ShardServer> from, String into, ApplyEngine a) {
     Map<String, String> positions = new LinkedHashMap<>();
-    a.appliedPositions().forEach((topic, p) -> positions.put(topic, p.toString()));
+    a.appliedPositions()
+        .forEach(
+            (topic, p) -> {
+              if (p != null) { // null until a new applier has read its stored position
+                positions.put(topic, p.toString());
+              }
+            });
     String state = a.state().name();
     String error = a.lastError().orElse(null);
     Optional<String> failure = captureFailure(from);

@@ -33,8 +33,9 @@ final class SwitchReadsPhase implements Phase {
    *
    * @return the record in {@code READS_SWITCHED}
    * @throws SwitchRefusedException if the workflow is not in a state to switch reads, the next map
-   *     would be invalid, or the sources' capture has stopped for good (the targets would serve
-   *     reads that no longer receive changes); nothing changed
+   *     would be invalid, the sources' capture has stopped for good (the targets would serve reads
+   *     that no longer receive changes), or the streams missed changes ({@link
+   *     Workflow#captureGap()}) that no clean diff has repaired since; nothing changed
    */
   Workflow run(Workflow w) {
     if (!w.state().canMoveTo(WorkflowState.READS_SWITCHED)) {
@@ -47,6 +48,11 @@ final class SwitchReadsPhase implements Phase {
               + "; reads switch once the copy is done and before writes switch");
     }
     streams.refuseIfCaptureStopped(spec.sources(), name());
+    String gap = CaptureGaps.refusal(w, "switch reads");
+    if (gap != null) {
+      throw new SwitchRefusedException(
+          name() + " refused for workflow " + spec.name() + ": " + gap);
+    }
     try {
       MapChanges.targetsRead(publisher.newest().orElseThrow(), spec); // valid before anything moves
     } catch (IllegalArgumentException e) {

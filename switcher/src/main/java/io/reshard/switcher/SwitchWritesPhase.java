@@ -274,7 +274,10 @@ final class SwitchWritesPhase implements Phase {
               + ", and writes switch only after the copy is done (RUNNING or READS_SWITCHED)");
     }
     reasons.addAll(streams.problems(spec.maxLag()));
-    if (!force && !Boolean.TRUE.equals(w.lastDiffClean())) {
+    String gap = CaptureGaps.refusal(w, "switch writes");
+    if (gap != null) {
+      reasons.add(gap);
+    } else if (!force && !Boolean.TRUE.equals(w.lastDiffClean())) {
       reasons.add(
           w.lastDiffClean() == null
               ? "no diff has run since the copy or the last reverse traffic (run one, or use --force)"

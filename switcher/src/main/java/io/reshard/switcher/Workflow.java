@@ -37,6 +37,10 @@ import java.util.Objects;
  *     before any target takes a write; null before the write switch
  * @param reversePosition the targets' position at which reverse traffic froze the reverse streams
  *     (the reverse direction's point of no return); null otherwise
+ * @param captureGap changes of a source the streams never received, because its capture was skipped
+ *     past what it could not publish: which shard, from and to which position, and why. Until a
+ *     diff is clean again the targets are known to miss changes, so neither traffic switch is
+ *     allowed; null when there is none
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -55,7 +59,8 @@ public record Workflow(
     int generation,
     @JsonProperty("forward_start") Map<String, String> forwardStart,
     @JsonProperty("reverse_start") Map<String, String> reverseStart,
-    @JsonProperty("reverse_position") String reversePosition) {
+    @JsonProperty("reverse_position") String reversePosition,
+    @JsonProperty("capture_gap") String captureGap) {
 
   /** Checks the required fields; the constructor the stored JSON is read with. */
   @JsonCreator
@@ -98,6 +103,7 @@ public record Workflow(
         1,
         null,
         null,
+        null,
         null);
   }
 
@@ -130,9 +136,28 @@ public record Workflow(
     return copy(state, g, lastDiffClean, lastError, now, reverseStart, reversePosition);
   }
 
-  /** This workflow with the outcome of a diff recorded. */
+  /**
+   * This workflow with the outcome of a diff recorded; a clean one also clears a recorded {@link
+   * #captureGap}: the targets then hold what the source holds.
+   */
   public Workflow withDiff(boolean clean, Instant now) {
-    return copy(state, journalPosition, clean, lastError, now, reverseStart, reversePosition);
+    return copy(
+        state,
+        journalPosition,
+        clean,
+        lastError,
+        now,
+        reverseStart,
+        reversePosition,
+        clean ? null : captureGap);
+  }
+
+  /**
+   * This workflow with changes recorded that its streams never received ({@link #captureGap}), and
+   * its last diff no longer counting: a diff must find and repair what they missed.
+   */
+  public Workflow withCaptureGap(String gap, Instant now) {
+    return copy(state, journalPosition, null, lastError, now, reverseStart, reversePosition, gap);
   }
 
   /** This workflow with no diff recorded: the data moved since the last one. */
@@ -162,7 +187,8 @@ public record Workflow(
         generation,
         forwardStart,
         reverseStart,
-        reversePosition);
+        reversePosition,
+        captureGap);
   }
 
   /**
@@ -185,7 +211,8 @@ public record Workflow(
         newGeneration,
         start,
         null,
-        null);
+        null,
+        captureGap);
   }
 
   /** This workflow with the reverse streams' start positions recorded. */
@@ -206,6 +233,18 @@ public record Workflow(
       Instant now,
       Map<String, String> revStart,
       String revPosition) {
+    return copy(s, journal, diffClean, error, now, revStart, revPosition, captureGap);
+  }
+
+  private Workflow copy(
+      WorkflowState s,
+      String journal,
+      Boolean diffClean,
+      String error,
+      Instant now,
+      Map<String, String> revStart,
+      String revPosition,
+      String gap) {
     return new Workflow(
         name,
         keyspace,
@@ -221,6 +260,7 @@ public record Workflow(
         generation,
         forwardStart,
         revStart,
-        revPosition);
+        revPosition,
+        gap);
   }
 }

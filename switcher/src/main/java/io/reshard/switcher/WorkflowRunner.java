@@ -39,6 +39,8 @@ public final class WorkflowRunner implements AutoCloseable {
   private final ShardMapPublisher publisher;
   private final Streams streams;
   private volatile Workflow workflow;
+  // guards the record changes a copy's thread and an action's thread may make at the same time
+  private final Object records = new Object();
   private volatile CopyPhase copying;
   private volatile DiffPhase diffing;
   private volatile List<DiffReport> lastDiff = List.of();
@@ -124,7 +126,23 @@ public final class WorkflowRunner implements AutoCloseable {
     CopyPhase phase = new CopyPhase(spec, streams, engine, config);
     workflow = phase.start(workflow);
     copying = phase;
-    return stored(phase.run(workflow));
+    phase.copy(workflow);
+    synchronized (records) {
+      // the copy runs on a thread of its own: the record may have changed meanwhile
+      return stored(phase.done(workflow));
+    }
+  }
+
+  /**
+   * Records {@code error} on the workflow (or clears it with null), keeping every other field as
+   * the runner has it; safe from the copy's thread.
+   *
+   * @return the stored record
+   */
+  public Workflow recordError(String error) {
+    synchronized (records) {
+      return stored(engine.update(workflow.withError(error, java.time.Instant.now())));
+    }
   }
 
   /** The copy's progress, if a copy ran in this process. */
@@ -347,6 +365,26 @@ public final class WorkflowRunner implements AutoCloseable {
    */
   public List<String> resumeStreams() {
     return streams.resumeAfterError();
+  }
+
+  /**
+   * Records on the workflow that its streams missed changes ({@link Workflow#captureGap()}): its
+   * last diff no longer counts, and neither traffic switch runs until a diff is clean again. Call
+   * it before the capture skips them (then a crash in between asks for a repair that finds nothing,
+   * never the other way round), from the thread that drives this runner.
+   *
+   * @param gap which shard, from which position, and why
+   * @return the stored record
+   */
+  public Workflow recordCaptureGap(String gap) {
+    synchronized (records) {
+      return stored(engine.update(workflow.withCaptureGap(gap, java.time.Instant.now())));
+    }
+  }
+
+  /** The command that repairs this workflow's targets and records a clean diff. */
+  public String repairCommand() {
+    return CaptureGaps.repairCommand(spec.name());
   }
 
   /** The largest apply lag of the forward streams, in ms. */

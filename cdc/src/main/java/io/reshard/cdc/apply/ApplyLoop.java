@@ -409,7 +409,19 @@ public final class ApplyLoop implements Runnable {
         }
         return 0;
       }
-      case HEARTBEAT -> {
+      case HEARTBEAT, GAP -> {
+        // a gap: capture skipped changes it could not represent; the position goes past them
+        // (the workflow was told to repair its targets), and nothing stops here
+        if (rec.kind() == RecordKind.GAP) {
+          LOG.warn(
+              "apply {} -> {}: {} offset {}: changes up to {} were not captured: {}",
+              config.workflow(),
+              config.target(),
+              t.name,
+              rec.offset(),
+              rec.position().gtids(),
+              rec.value().path("reason").asText());
+        }
         GtidPosition reached = rec.position().gtids();
         if (reached.covers(t.position)) {
           t.position = reached;

@@ -3,6 +3,7 @@ package io.reshard.cdc.capture;
 import io.reshard.cdc.CaptureConfig;
 import io.reshard.cdc.CaptureListener;
 import io.reshard.cdc.CaptureRefusedException;
+import io.reshard.cdc.CaptureSkip;
 import io.reshard.cdc.CdcException;
 import io.reshard.core.error.ErrorClassifier;
 import io.reshard.core.position.CapturePosition;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
  *   <li>create the change and offsets topics if missing;
  *   <li>initialise the transactional producer, fencing any older capture of this shard;
  *   <li>read the stored position, or take {@code start.position} and store it at once;
+ *   <li>if a {@link CaptureSkip} applies to the stored position: store the source's current
+ *       position instead, with a gap record in the same Kafka transaction;
  *   <li>stream the binlog from that position and publish until stopped or failed.
  * </ol>
  *
@@ -72,12 +75,15 @@ public final class CaptureSession {
    * Runs one session until {@code stop} returns true or it fails.
    *
    * @param initial where to start if no position is stored (from {@link #preflight})
+   * @param skip a skip past a stop, applied if the stored position is the one it was made for; or
+   *     null
    * @throws CdcException retriable or not; never returns normally unless stopped
    * @throws InterruptedException if the engine thread is interrupted
    */
   public static void run(
       CaptureConfig config,
       CapturePosition initial,
+      CaptureSkip skip,
       CaptureListener listener,
       Clock clock,
       BooleanSupplier stop)
@@ -100,6 +106,9 @@ public final class CaptureSession {
             kafka.limits().describe());
         Optional<CapturePosition> stored = KafkaTopics.readPosition(config, encoder.offsetsKey());
         CapturePosition start = stored.orElse(initial);
+        if (skip != null && stored.isPresent() && skip.appliesTo(stored.get())) {
+          start = skipPast(jdbc, config, mariaDb, publisher, encoder, stored.get(), skip, clock);
+        }
         LOG.info(
             "{}: {} position {}", config.describe(), stored.isPresent() ? "stored" : "new", start);
         try (BinlogSession session = new BinlogSession(config, charsets, mariaDb, start.gtids())) {
@@ -132,6 +141,62 @@ public final class CaptureSession {
     }
   }
 
+  /**
+   * Stores the source's current position in place of {@code from}, with a gap record saying that
+   * the changes between them were not captured, in one Kafka transaction, and waits for its commit.
+   *
+   * @return the position stored: where the stream starts
+   * @throws CdcException (not retriable) if the source's position does not include {@code from}:
+   *     then it is not the server capture stopped on, and nothing is skipped
+   */
+  private static CapturePosition skipPast(
+      Connection jdbc,
+      CaptureConfig config,
+      boolean mariaDb,
+      PipelinedPublisher publisher,
+      RecordEncoder encoder,
+      CapturePosition from,
+      CaptureSkip skip,
+      Clock clock) {
+    GtidPosition now = currentGtids(jdbc, mariaDb);
+    if (!now.covers(from.gtids())) {
+      throw new CdcException(
+          "capture of "
+              + config.describe()
+              + " cannot skip from "
+              + from
+              + ": the source's position "
+              + now
+              + " does not include it; nothing was skipped",
+          false,
+          null);
+    }
+    String file = null;
+    long pos = 0;
+    try (Statement st = jdbc.createStatement();
+        ResultSet rs = st.executeQuery("SHOW MASTER STATUS")) {
+      if (rs.next()) {
+        file = rs.getString(1);
+        pos = rs.getLong(2);
+      }
+    } catch (SQLException e) {
+      throw new CdcException.Retriable("cannot read SHOW MASTER STATUS: " + e.getMessage(), e);
+    }
+    CapturePosition to =
+        new CapturePosition(now, null, 0, java.util.Map.of(), file, pos, clock.millis());
+    publisher.send(encoder.gap(from, to, skip.reason(), 0));
+    publisher.commit(to);
+    publisher.flush();
+    LOG.warn(
+        "{}: skipped what capture could not publish: the changes after {} up to {} are not"
+            + " captured (a gap record says so): {}",
+        config.describe(),
+        from.gtids(),
+        now,
+        skip.reason());
+    return to;
+  }
+
   private static CapturePosition startPosition(
       Connection jdbc, CaptureConfig config, boolean mariaDb) {
     String start = config.startPosition();
@@ -141,11 +206,15 @@ public final class CaptureSession {
     if (!start.equals(CaptureConfig.START_CURRENT)) {
       return CapturePosition.at(GtidPosition.parse(start));
     }
+    return CapturePosition.at(currentGtids(jdbc, mariaDb));
+  }
+
+  private static GtidPosition currentGtids(Connection jdbc, boolean mariaDb) {
     String variable = mariaDb ? "@@gtid_binlog_pos" : "@@gtid_executed";
     try (Statement st = jdbc.createStatement();
         ResultSet rs = st.executeQuery("SELECT " + variable)) {
       rs.next();
-      return CapturePosition.at(GtidPosition.parse(rs.getString(1)));
+      return GtidPosition.parse(rs.getString(1));
     } catch (SQLException e) {
       throw new CdcException.Retriable("cannot read " + variable + ": " + e.getMessage(), e);
     }

@@ -246,6 +246,27 @@ final class RecordEncoder {
     return new OutRecord(RecordKind.HEARTBEAT, bytes(key), bytes(v), null, "heartbeat");
   }
 
+  /**
+   * A gap: the changes after {@code from} up to {@code to} were not captured, for {@code reason}.
+   * Keyed like a heartbeat; its {@code source} block carries {@code to}, like a heartbeat's.
+   */
+  OutRecord gap(CapturePosition from, CapturePosition to, String reason, long serverId) {
+    ObjectNode v = json.createObjectNode();
+    ObjectNode s = sourceBase(serverId);
+    s.put("gtid", to.gtids().toString());
+    s.put("file", to.binlogFile());
+    s.put("pos", to.binlogPosition());
+    s.put("ts_ms", to.timestampMillis());
+    v.set("source", s);
+    v.put("ts_ms", clock.millis());
+    v.set("from", from.toJsonNode());
+    v.set("to", to.toJsonNode());
+    v.put("reason", reason);
+    ObjectNode key =
+        json.createObjectNode().put("keyspace", config.keyspace()).put("shard", config.shard());
+    return new OutRecord(RecordKind.GAP, bytes(key), bytes(v), null, "gap to " + to.gtids());
+  }
+
   /** The offsets-topic key of this shard: {@code {"keyspace": ..., "shard": ...}}. */
   byte[] offsetsKey() {
     return bytes(

@@ -261,6 +261,25 @@ class RecordFormatTest {
     assertEquals("TRUNCATE t", truncate.ddl());
   }
 
+  @Test
+  void aGapRecordNamesBothPositionsAndWhyAndParsesToTheLaterOne() {
+    CapturePosition from =
+        new CapturePosition(
+            GtidPosition.parse("1-1-9"), "1-1-10", 2, Map.of("ks.t", 2L), "f", 100, 5);
+    CapturePosition to =
+        new CapturePosition(GtidPosition.parse("1-1-12"), null, 0, Map.of(), "f", 900, 7);
+    OutRecord out = encoder.gap(from, to, "the row image of ks.t is not full", 0);
+    assertEquals(RecordKind.GAP, out.kind());
+    ChangeRecord gap = ChangeRecords.parse(consumerRecord(out, 5));
+    assertEquals(RecordKind.GAP, gap.kind());
+    assertEquals(to, gap.position());
+    assertEquals(from, CapturePosition.fromJsonNode(gap.value().path("from")));
+    assertEquals("the row image of ks.t is not full", gap.value().path("reason").asText());
+    assertEquals("1-1-12", gap.value().path("source").path("gtid").asText());
+    assertEquals("gap", RecordKind.GAP.headerValue());
+    assertEquals(RecordKind.GAP, RecordKind.fromHeader("gap"));
+  }
+
   private static ConsumerRecord<byte[], byte[]> consumerRecord(OutRecord out, long offset) {
     ConsumerRecord<byte[], byte[]> r =
         new ConsumerRecord<>("p.ks.-80", 0, offset, out.key(), out.value());
