@@ -9,8 +9,10 @@ import io.reshard.router.ShardMapTopicConfig;
 import io.reshard.switcher.CaptureRegistry;
 import io.reshard.switcher.CutoverAbortedException;
 import io.reshard.switcher.IllegalTransitionException;
+import io.reshard.switcher.SchemaObjects;
 import io.reshard.switcher.ShardServer;
 import io.reshard.switcher.SwitchRefusedException;
+import io.reshard.switcher.TriggerMode;
 import io.reshard.switcher.Workflow;
 import io.reshard.switcher.WorkflowEngine;
 import io.reshard.switcher.WorkflowRunner;
@@ -380,6 +382,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   }
 
   private Result create(String name, Map<String, String> p) throws Exception {
+    TriggerMode triggers = TriggerMode.parse(p.get("triggers")); // a malformed request: usage
     WorkflowSpecValidator.Request request =
         new WorkflowSpecValidator(store, this::newestMap, servers::knows, servers::defaultTargets)
             .validate(name, p);
@@ -389,7 +392,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     List<String> targetServers = request.targetServers();
     Map<String, String> refs = request.servers();
     WorkflowSpec spec =
-        spec(Workflow.create(name, keyspace, List.of(source), targets, null, Instant.now()), refs);
+        spec(Workflow.create(name, keyspace, List.of(source), targets, null, Instant.now()), refs)
+            .withTriggers(triggers);
     HostedWorkflow h = new HostedWorkflow(runner(spec));
     h.lock.lock();
     try {
@@ -416,7 +420,25 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             + targetServers
             + "; P0 "
             + h.runner.workflow().p0()
-            + "; the copy runs");
+            + "; the copy runs"
+            + created(h.runner.workflow().schemaObjects()));
+  }
+
+  /** What a create's answer adds about triggers, views and routines; empty if nothing. */
+  private static String created(SchemaObjects o) {
+    StringBuilder m = new StringBuilder();
+    if (o.triggers() == TriggerMode.FOLLOW_WRITES) {
+      m.append("; ")
+          .append(o.triggerDefinitions().size())
+          .append(" trigger(s) follow writes (they stay on the source until writes switch)");
+    }
+    if (!o.carried().isEmpty()) {
+      m.append("; created on the targets: ").append(String.join(", ", o.carried()));
+    }
+    if (o.warning() != null) {
+      m.append("; WARNING: ").append(o.warning());
+    }
+    return m.toString();
   }
 
   /** The newest shard map of {@code keyspace}; without one its publisher is dropped. */
@@ -461,7 +483,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
         config.shardmapsTopic(),
         config.workflowMaxLag(),
         config.workflowFenceLockWait(),
-        config.workflowCatchUpTimeout());
+        config.workflowCatchUpTimeout(),
+        w.schemaObjects().triggers());
   }
 
   private static String ref(Map<String, String> refs, String shard, Workflow w) {

@@ -37,6 +37,8 @@ import java.util.Objects;
  *     before any target takes a write; null before the write switch
  * @param reversePosition the targets' position at which reverse traffic froze the reverse streams
  *     (the reverse direction's point of no return); null otherwise
+ * @param schemaObjects the trigger choice, the stored trigger definitions and the views and
+ *     routines create carried or not ({@link SchemaObjects#NONE} in records written before it)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -55,7 +57,8 @@ public record Workflow(
     int generation,
     @JsonProperty("forward_start") Map<String, String> forwardStart,
     @JsonProperty("reverse_start") Map<String, String> reverseStart,
-    @JsonProperty("reverse_position") String reversePosition) {
+    @JsonProperty("reverse_position") String reversePosition,
+    @JsonProperty("schema_objects") SchemaObjects schemaObjects) {
 
   /** Checks the required fields; the constructor the stored JSON is read with. */
   @JsonCreator
@@ -69,6 +72,7 @@ public record Workflow(
     generation = Math.max(1, generation);
     forwardStart = forwardStart == null ? Map.of() : Map.copyOf(forwardStart);
     reverseStart = reverseStart == null ? null : Map.copyOf(reverseStart);
+    schemaObjects = schemaObjects == null ? SchemaObjects.NONE : schemaObjects;
   }
 
   /** A record without servers or stream generations (as written before they were stored). */
@@ -96,6 +100,7 @@ public record Workflow(
         updatedAt,
         null,
         1,
+        null,
         null,
         null,
         null);
@@ -162,7 +167,8 @@ public record Workflow(
         generation,
         forwardStart,
         reverseStart,
-        reversePosition);
+        reversePosition,
+        schemaObjects);
   }
 
   /**
@@ -185,7 +191,29 @@ public record Workflow(
         newGeneration,
         start,
         null,
-        null);
+        null,
+        schemaObjects);
+  }
+
+  /** This workflow with what create found and carried of the keyspace's other objects. */
+  public Workflow withSchemaObjects(SchemaObjects objects, Instant now) {
+    return new Workflow(
+        name,
+        keyspace,
+        sources,
+        targets,
+        state,
+        p0,
+        journalPosition,
+        lastDiffClean,
+        lastError,
+        now,
+        servers,
+        generation,
+        forwardStart,
+        reverseStart,
+        reversePosition,
+        objects);
   }
 
   /** This workflow with the reverse streams' start positions recorded. */
@@ -221,6 +249,7 @@ public record Workflow(
         generation,
         forwardStart,
         revStart,
-        revPosition);
+        revPosition,
+        schemaObjects);
   }
 }

@@ -18,6 +18,7 @@ import java.util.List;
  * @param maxLag the largest apply lag at which writes may switch
  * @param fenceLockWait how long the fence update may wait for router transactions in flight
  * @param catchUpTimeout how long the switch waits for the targets to apply G before rolling back
+ * @param triggers what the workflow does with triggers on moved tables (DESIGN 4.11)
  */
 public record WorkflowSpec(
     String name,
@@ -30,12 +31,59 @@ public record WorkflowSpec(
     String shardMapTopic,
     Duration maxLag,
     Duration fenceLockWait,
-    Duration catchUpTimeout) {
+    Duration catchUpTimeout,
+    TriggerMode triggers) {
 
-  /** Copies the lists. */
+  /** Copies the lists; a null trigger mode is {@link TriggerMode#REFUSE}. */
   public WorkflowSpec {
     sources = List.copyOf(sources);
     targets = List.copyOf(targets);
+    triggers = triggers == null ? TriggerMode.REFUSE : triggers;
+  }
+
+  /** A spec whose workflow refuses moved tables with triggers ({@link TriggerMode#REFUSE}). */
+  public WorkflowSpec(
+      String name,
+      String keyspace,
+      VSchema vschema,
+      List<ShardServer> sources,
+      List<ShardServer> targets,
+      String bootstrap,
+      String topicPrefix,
+      String shardMapTopic,
+      Duration maxLag,
+      Duration fenceLockWait,
+      Duration catchUpTimeout) {
+    this(
+        name,
+        keyspace,
+        vschema,
+        sources,
+        targets,
+        bootstrap,
+        topicPrefix,
+        shardMapTopic,
+        maxLag,
+        fenceLockWait,
+        catchUpTimeout,
+        TriggerMode.REFUSE);
+  }
+
+  /** This spec with another trigger mode (a create's {@code --triggers}, or the record's). */
+  public WorkflowSpec withTriggers(TriggerMode mode) {
+    return new WorkflowSpec(
+        name,
+        keyspace,
+        vschema,
+        sources,
+        targets,
+        bootstrap,
+        topicPrefix,
+        shardMapTopic,
+        maxLag,
+        fenceLockWait,
+        catchUpTimeout,
+        mode);
   }
 
   /** This spec with another catch-up timeout (a switch's {@code --timeout}). */
@@ -51,7 +99,8 @@ public record WorkflowSpec(
         shardMapTopic,
         maxLag,
         fenceLockWait,
-        timeout);
+        timeout,
+        triggers);
   }
 
   /** The sources, then the targets. */

@@ -71,6 +71,17 @@ public final class TableSchemaReader {
    */
   public static List<String> refusals(Connection c, String database, String table, String server)
       throws SQLException {
+    return refusals(c, database, table, server, false);
+  }
+
+  /**
+   * As {@link #refusals(Connection, String, String, String)}, with triggers accepted if {@code
+   * triggersFollowWrites}: the operator chose that the workflow keeps them only where writes are
+   * owned, so that no applied row fires one.
+   */
+  public static List<String> refusals(
+      Connection c, String database, String table, String server, boolean triggersFollowWrites)
+      throws SQLException {
     String name = database + "." + table;
     Optional<String> engine = engine(c, database, table);
     if (engine.isEmpty()) {
@@ -87,7 +98,9 @@ public final class TableSchemaReader {
               + " changes); ALTER TABLE ... ENGINE=InnoDB first");
     }
     problems.addAll(cascadingForeignKeys(c, database, table));
-    triggers(c, database, table).ifPresent(problems::add);
+    if (!triggersFollowWrites) {
+      triggers(c, database, table).ifPresent(problems::add);
+    }
     List<ColumnDef> columns = columns(c, database, table);
     List<KeyPart> key = primaryKey(c, database, table);
     for (KeyPart part : key) {
@@ -237,8 +250,10 @@ public final class TableSchemaReader {
             + String.join(", ", names)
             + ": the streams apply every row change to the targets and, after the write switch,"
             + " back to the source, where a trigger would fire again for one application write;"
-            + " drop the triggers (DROP TRIGGER name) for the time of the workflow and create them"
-            + " on the new owners after complete, or have the application do what they do");
+            + " create the workflow with --triggers=follow-writes (each trigger then lives only"
+            + " where writes are owned: moved to the targets when writes switch, back on reverse"
+            + " traffic), or drop the triggers (DROP TRIGGER name) for the time of the workflow,"
+            + " or have the application do what they do");
   }
 
   private static Optional<String> keyColumnProblem(
