@@ -39,9 +39,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * traffic and after the second switch: every row's {@code body} has exactly one {@code +} and its
  * {@code edits} the number of updates the test made, there is exactly one audit row per application
  * write, on the owner and on the source the reverse streams fill, and the triggers are only where
- * writes are owned at every step. With triggers on the sources during reverse traffic (the old
- * code accepted them), each reversed update would add a second {@code edits} increment and audit
- * row; on targets that had them while filled, each copied or applied row would.
+ * writes are owned at every step. With triggers on the sources during reverse traffic (the old code
+ * accepted them), each reversed update would add a second {@code edits} increment and audit row; on
+ * targets that had them while filled, each copied or applied row would.
  */
 @ExtendWith(LocalClusterExtension.class)
 class TriggersFollowWritesIT {
@@ -91,7 +91,8 @@ class TriggersFollowWritesIT {
       writeOn(cluster, source, source, 1, 20, 1, 10);
 
       runner.create();
-      assertEquals(2, store.load("follow").orElseThrow().schemaObjects().triggerDefinitions().size());
+      assertEquals(
+          2, store.load("follow").orElseThrow().schemaObjects().triggerDefinitions().size());
       runner.copy(CopierConfig.defaults());
       assertTriggers(cluster, ks, 2, 0, 0, "after the copy: on the source only");
       writeOn(cluster, source, source, 21, 30, 11, 20);
@@ -171,7 +172,12 @@ class TriggersFollowWritesIT {
       long ch = id % 2 == 1 ? chLow : chHigh;
       cluster.execute(
           id % 2 == 1 ? low : high,
-          "INSERT INTO messages (id, channel_id, body) VALUES (" + id + ", " + ch + ", 'm" + id
+          "INSERT INTO messages (id, channel_id, body) VALUES ("
+              + id
+              + ", "
+              + ch
+              + ", 'm"
+              + id
               + "')");
       updates.put(id, 0);
       writes++;
@@ -187,7 +193,10 @@ class TriggersFollowWritesIT {
 
   /** Waits until the audit rows on {@code servers} add up to {@code expected}. */
   private static void awaitAudit(
-      TestCluster cluster, String ks, List<ClusterDescriptor.Server> servers, long expected,
+      TestCluster cluster,
+      String ks,
+      List<ClusterDescriptor.Server> servers,
+      long expected,
       String what)
       throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -206,7 +215,8 @@ class TriggersFollowWritesIT {
         assertEquals(expected, again, what + ": audit rows, one per application write");
         return;
       }
-      assertTrue(seen < expected, what + ": more audit rows than writes: " + seen + " > " + expected);
+      assertTrue(
+          seen < expected, what + ": more audit rows than writes: " + seen + " > " + expected);
       Thread.sleep(100);
     }
     throw new AssertionError(what + ": " + seen + " audit rows, expected " + expected);
@@ -231,12 +241,14 @@ class TriggersFollowWritesIT {
         Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT m.id, m.body, m.edits, (SELECT COUNT(*) FROM `" + ks + "`.audit a"
-                    + " WHERE a.msg_id = m.id) FROM `" + ks + "`.messages m")) {
+                "SELECT m.id, m.body, m.edits, (SELECT COUNT(*) FROM `"
+                    + ks
+                    + "`.audit a"
+                    + " WHERE a.msg_id = m.id) FROM `"
+                    + ks
+                    + "`.messages m")) {
       while (rs.next()) {
-        actual.put(
-            rs.getLong(1),
-            rs.getString(2) + " " + rs.getInt(3) + " audit " + rs.getLong(4));
+        actual.put(rs.getLong(1), rs.getString(2) + " " + rs.getInt(3) + " audit " + rs.getLong(4));
       }
     }
     assertEquals(expected, actual, "rows on " + s.name());
