@@ -56,6 +56,9 @@ final class TriggerPlacement {
         created += SchemaObjectDdl.create(conns.of(s), spec.keyspace(), t) ? 1 : 0;
       }
     }
+    if (created + dropped == 0) {
+      return; // already where writes are owned (a step re-run)
+    }
     LOG.info(
         "workflow {}: triggers follow writes to {}: {} created, {} dropped from {}",
         spec.name(),
