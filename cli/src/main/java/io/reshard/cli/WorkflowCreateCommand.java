@@ -1,14 +1,17 @@
 package io.reshard.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.reshard.switcher.TriggerMode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code reshard workflow create NAME}: asks the daemon to create a workflow; with {@code --wait}
@@ -65,11 +68,33 @@ final class WorkflowCreateCommand implements Callable<Integer> {
   String autoIncrement;
 
   @Option(
+      names = "--triggers",
+      paramLabel = "refuse|follow-writes",
+      converter = TriggerChoice.class,
+      description =
+          "What to do with triggers on moved tables: refuse (the default: create names them and"
+              + " writes nothing) or follow-writes (each trigger lives only where writes are"
+              + " owned: moved to the targets when writes switch, back on reverse traffic).")
+  String triggers;
+
+  @Option(
       names = "--wait",
       description =
           "Return once the copy is done. Ctrl-C stops the waiting only (exit 130): the copy goes"
               + " on in the daemon.")
   boolean await;
+
+  /** {@code --triggers}: checked while the command line is parsed, by the daemon's own rule. */
+  static final class TriggerChoice implements ITypeConverter<String> {
+    @Override
+    public String convert(String value) {
+      try {
+        return TriggerMode.parse(value).option();
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -107,6 +132,9 @@ final class WorkflowCreateCommand implements Callable<Integer> {
     }
     if (autoIncrement != null) {
       p.put("auto_increment", autoIncrement);
+    }
+    if (triggers != null) {
+      p.put("triggers", triggers);
     }
     return p;
   }

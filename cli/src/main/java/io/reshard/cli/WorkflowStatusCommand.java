@@ -2,6 +2,7 @@ package io.reshard.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -118,6 +119,24 @@ final class WorkflowStatusCommand implements Callable<Integer> {
     }
     if (w.hasNonNull("way_on")) {
       out.println("  way on:         " + w.get("way_on").asText());
+    }
+    printSchemaObjects(out, w);
+  }
+
+  /** The trigger choice, and the views and routines create carried or not. */
+  private static void printSchemaObjects(PrintWriter out, JsonNode w) {
+    if ("follow-writes".equals(w.path("triggers").asText())) {
+      List<String> names = new java.util.ArrayList<>();
+      w.path("trigger_definitions").forEach(t -> names.add(t.asText()));
+      out.println("  triggers:       follow writes: " + String.join(", ", names));
+    }
+    if (w.path("carried_objects").size() > 0) {
+      List<String> names = new java.util.ArrayList<>();
+      w.path("carried_objects").forEach(t -> names.add(t.asText()));
+      out.println("  on the targets: " + String.join(", ", names));
+    }
+    if (w.hasNonNull("schema_warning")) {
+      out.println("  WARNING:        " + w.get("schema_warning").asText());
     }
   }
 

@@ -15,8 +15,10 @@ import io.reshard.switcher.AutoIncrementMode;
 import io.reshard.switcher.CaptureRegistry;
 import io.reshard.switcher.CutoverAbortedException;
 import io.reshard.switcher.IllegalTransitionException;
+import io.reshard.switcher.SchemaObjects;
 import io.reshard.switcher.ShardServer;
 import io.reshard.switcher.SwitchRefusedException;
+import io.reshard.switcher.TriggerMode;
 import io.reshard.switcher.Workflow;
 import io.reshard.switcher.WorkflowEngine;
 import io.reshard.switcher.WorkflowRunner;
@@ -415,6 +417,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
 
   private Result create(String name, Map<String, String> p) throws Exception {
     AutoIncrementMode autoIncrement = AutoIncrementMode.parse(p.get(AutoIncrementMode.PARAM));
+    TriggerMode triggers = TriggerMode.parse(p.get("triggers")); // a malformed request: usage
     WorkflowSpecValidator.Request request =
         new WorkflowSpecValidator(store, this::newestMap, servers::knows, servers::defaultTargets)
             .validate(name, p);
@@ -425,7 +428,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     Map<String, String> refs = request.servers();
     WorkflowSpec base =
         spec(Workflow.create(name, keyspace, List.of(source), targets, null, Instant.now()), refs);
-    WorkflowSpec spec = base.withAutoIncrement(autoIncrement, base.sequenceServers());
+    WorkflowSpec spec =
+        base.withAutoIncrement(autoIncrement, base.sequenceServers()).withTriggers(triggers);
     HostedWorkflow h = new HostedWorkflow(runner(spec));
     h.lock.lock();
     try {
@@ -452,7 +456,25 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
             + targetServers
             + "; P0 "
             + h.runner.workflow().p0()
-            + "; the copy runs");
+            + "; the copy runs"
+            + created(h.runner.workflow().schemaObjects()));
+  }
+
+  /** What a create's answer adds about triggers, views and routines; empty if nothing. */
+  private static String created(SchemaObjects o) {
+    StringBuilder m = new StringBuilder();
+    if (o.triggers() == TriggerMode.FOLLOW_WRITES) {
+      m.append("; ")
+          .append(o.triggerDefinitions().size())
+          .append(" trigger(s) follow writes (they stay on the source until writes switch)");
+    }
+    if (!o.carried().isEmpty()) {
+      m.append("; created on the targets: ").append(String.join(", ", o.carried()));
+    }
+    if (o.warning() != null) {
+      m.append("; WARNING: ").append(o.warning());
+    }
+    return m.toString();
   }
 
   /** The newest shard map of {@code keyspace}; without one its publisher is dropped. */
@@ -499,7 +521,8 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
         config.workflowFenceLockWait(),
         config.workflowCatchUpTimeout(),
         AutoIncrementMode.SEQUENCE,
-        sequenceServers(map.vschema()));
+        sequenceServers(map.vschema()),
+        w.schemaObjects().triggers());
   }
 
   /**

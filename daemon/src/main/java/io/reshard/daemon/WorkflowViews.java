@@ -38,6 +38,12 @@ final class WorkflowViews {
     v.put("last_diff_clean", w.lastDiffClean());
     v.put("last_error", w.lastError());
     v.put("capture_gap", w.captureGap());
+    v.put("triggers", w.schemaObjects().triggers().option());
+    v.put(
+        "trigger_definitions",
+        w.schemaObjects().triggerDefinitions().stream().map(t -> t.describe()).toList());
+    v.put("carried_objects", w.schemaObjects().carried());
+    v.put("schema_warning", w.schemaObjects().warning());
     v.put("updated_at", w.updatedAt());
     v.put("next_states", w.state().next().stream().map(Enum::name).sorted().toList());
     return v;

@@ -18,20 +18,25 @@ import java.util.Map;
  * keyspace name, the ranges, the vschema against the source's tables and rows ({@link
  * VSchemaCheck}), the moved tables themselves, and empty targets), creates the target tables from
  * the source's own definitions (same columns, keys and generated columns; triggers are not part of
- * a table definition and are not copied), closes the targets' fence rows, makes sure capture covers
- * each source and reads P0, stores the workflow's first record with P0 and only then starts the
- * forward streams from it. The rules a new workflow's request must pass before a spec exists
- * (names, servers, other workflows) are {@link WorkflowSpecValidator}'s.
+ * a table definition and are not copied) and the views and routines that use only moved tables
+ * ({@link CarriedObjects}), closes the targets' fence rows, makes sure capture covers each source
+ * and reads P0, stores the workflow's first record with P0 and only then starts the forward streams
+ * from it. The record keeps the trigger choice, with {@code follow-writes} every moved table's
+ * trigger definition, and what was not carried (the warning {@code status} shows). The rules a new
+ * workflow's request must pass before a spec exists (names, servers, other workflows) are {@link
+ * WorkflowSpecValidator}'s.
  */
 final class CreatePhase implements Phase {
   private final WorkflowSpec spec;
   private final Streams streams;
   private final WorkflowEngine engine;
+  private final CarriedObjects objects;
 
   CreatePhase(WorkflowSpec spec, Streams streams, WorkflowEngine engine) {
     this.spec = spec;
     this.streams = streams;
     this.engine = engine;
+    this.objects = new CarriedObjects(spec);
   }
 
   @Override
@@ -57,7 +62,8 @@ final class CreatePhase implements Phase {
                 p0.values().iterator().next().toString(),
                 now)
             .withServers(servers(), now)
-            .withForward(1, Positions.strings(p0), now);
+            .withForward(1, Positions.strings(p0), now)
+            .withSchemaObjects(objects.record(), now);
     w = engine.update(w);
     Failpoints.reach("state:CREATED");
     streams.startForward(1, p0);
@@ -69,6 +75,9 @@ final class CreatePhase implements Phase {
     preflight().throwIfAny("workflow " + spec.name() + " not created");
     for (ShardServer t : spec.targets()) {
       createTables(spec.sources().get(0), t);
+      try (Connection c = ServerFence.connect(t)) {
+        objects.createOn(c); // views, procedures and functions of moved tables; no trigger
+      }
       ServerFence.closed(t, spec.keyspace());
     }
     Map<String, GtidPosition> p0 = new LinkedHashMap<>();
@@ -102,15 +111,20 @@ final class CreatePhase implements Phase {
         vschema.server(c, where, true);
         for (String table : spec.tables()) {
           if (exists(c, table)) { // a missing one is the vschema check's reason
-            TableSchemaReader.refusals(c, spec.keyspace(), table, where)
+            TableSchemaReader.refusals(
+                    c, spec.keyspace(), table, where, spec.triggers() == TriggerMode.FOLLOW_WRITES)
                 .forEach(p -> reasons.add(p, where));
           }
         }
         SequenceStep.createReasons(c, spec, where, reasons);
+        objects.check(c, where, reasons);
       }
     }
     SequenceStep.sequenceReasons(spec, reasons);
     for (ShardServer t : spec.targets()) {
+      try (Connection c = ServerFence.connect(t)) {
+        objects.checkDefiners(c, "target " + t.shard() + " on " + t.endpointRef(), reasons);
+      }
       nonEmptyTargetTables(t)
           .forEach(
               table ->

@@ -16,8 +16,10 @@ import org.slf4j.LoggerFactory;
  * write the reverse journal (the new forward generation and the sources' position it starts from:
  * after the writes the reverse streams made, so nothing echoes back), start the new forward
  * streams, open the sources at a new epoch, and publish the map with the sources serving reads and
- * writes again. A restart before the reverse journal rolls back; after it, finishes ({@link
- * #resume}).
+ * writes again. With {@code --triggers=follow-writes} the triggers move from the targets back to
+ * the sources once the reverse streams stopped, before the new forward start is read ({@link
+ * TriggerPlacement}). A restart before the reverse journal rolls back (the triggers back on the
+ * targets); after it, finishes ({@link #resume}).
  */
 final class ReverseTrafficPhase implements Phase {
   private static final Logger LOG = LoggerFactory.getLogger(ReverseTrafficPhase.class);
@@ -78,7 +80,7 @@ final class ReverseTrafficPhase implements Phase {
       }
       steps.mark("fence");
     } catch (SQLException e) {
-      throw abort(w, "fencing the targets timed out [error " + e.getErrorCode() + "]", e);
+      throw abort(w, conns, "fencing the targets timed out [error " + e.getErrorCode() + "]", e);
     }
     Map<String, GtidPosition> g = new LinkedHashMap<>();
     for (ShardServer t : spec.targets()) {
@@ -90,9 +92,18 @@ final class ReverseTrafficPhase implements Phase {
     if (!streams.runToAndPause(streams.reverse(), g, spec.catchUpTimeout(), spec.targets())) {
       streams.resume(streams.reverse());
       String why = streams.captureFailure(spec.targets()).map(f -> ": " + f).orElse(" in time");
-      throw abort(w, "the sources did not apply " + g + why, null);
+      throw abort(w, conns, "the sources did not apply " + g + why, null);
     }
     steps.mark("catch-up and pause");
+    // the triggers move back while neither side takes a write (the targets fenced, the sources
+    // not yet open, the reverse streams stopped at G), and before the new forward streams' start
+    // is read
+    try {
+      new TriggerPlacement(spec, w).ownedBy(spec.sources(), spec.targets(), conns);
+    } catch (SQLException e) {
+      throw abort(w, conns, "moving the triggers back failed: " + e.getMessage(), e);
+    }
+    steps.mark("triggers");
     Map<String, GtidPosition> p0 = new LinkedHashMap<>();
     for (ShardServer s : spec.sources()) {
       p0.put(s.shard(), ServerFence.position(conns.of(s)));
@@ -116,7 +127,7 @@ final class ReverseTrafficPhase implements Phase {
       for (ShardServer s : spec.sources()) {
         streams.ensureCapture(s, Duration.ofSeconds(60)); // the new forward streams read them
       }
-      try (ServerFence.Connections conns = ServerFence.Connections.open(spec.sources())) {
+      try (ServerFence.Connections conns = ServerFence.Connections.open(spec.servers())) {
         ShardMap current = publisher.newest().orElseThrow();
         ShardMap next = MapChanges.unlessPublished(current, MapChanges.sourcesServe(current, spec));
         return finish(w, conns, next, next != current);
@@ -124,6 +135,11 @@ final class ReverseTrafficPhase implements Phase {
     }
     for (ShardServer t : spec.targets()) {
       streams.ensureCapture(t, Duration.ofSeconds(60));
+    }
+    try (ServerFence.Connections conns = ServerFence.Connections.open(spec.servers())) {
+      // writes stay on the targets: so do the triggers, and the sources, into which the reverse
+      // streams apply, have none
+      new TriggerPlacement(spec, w).ownedBy(spec.targets(), spec.sources(), conns);
     }
     streams.startReverse(w.generation(), Positions.parse(w.reverseStart()));
     for (ShardServer t : spec.targets()) {
@@ -139,6 +155,8 @@ final class ReverseTrafficPhase implements Phase {
    */
   private Workflow finish(Workflow w, ServerFence.Connections conns, ShardMap next, boolean publish)
       throws Exception {
+    // done before the reverse journal; again (a no-op then) for a restart after it
+    new TriggerPlacement(spec, w).ownedBy(spec.sources(), spec.targets(), conns);
     streams.startForward(w.generation(), Positions.parse(w.forwardStart()));
     steps.mark("forward streams");
     Failpoints.reach("reverse:forward-started");
@@ -174,8 +192,10 @@ final class ReverseTrafficPhase implements Phase {
             + w.forwardStart());
   }
 
-  private CutoverAbortedException abort(Workflow w, String why, Throwable cause)
-      throws SQLException {
+  private CutoverAbortedException abort(
+      Workflow w, ServerFence.Connections conns, String why, Throwable cause) throws SQLException {
+    // writes stay on the targets, and so do the triggers (a no-op unless they had begun to move)
+    new TriggerPlacement(spec, w).ownedBy(spec.targets(), spec.sources(), conns);
     for (ShardServer t : spec.targets()) {
       ServerFence.unfence(t, spec.keyspace());
     }

@@ -29,10 +29,12 @@ import org.slf4j.LoggerFactory;
  *   <li>publish the next shard map with the targets serving writes.
  * </ol>
  *
- * Steps 6-8 are idempotent ({@link #finishForward}), so a restarted switcher that finds the journal
- * finishes forward; one that finds the workflow in {@code SWITCHING_WRITES} rolls back ({@link
- * #rollBack}). The reverse direction ({@link ReverseTrafficPhase}) runs the same steps the other
- * way. While the reverse streams run, no forward stream does, so a change never loops.
+ * With {@code --triggers=follow-writes} the triggers move from the sources to the targets between
+ * steps 5 and 6 ({@link TriggerPlacement}), while neither side takes a write. Steps 6-8 are
+ * idempotent ({@link #finishForward}), so a restarted switcher that finds the journal finishes
+ * forward; one that finds the workflow in {@code SWITCHING_WRITES} rolls back ({@link #rollBack}).
+ * The reverse direction ({@link ReverseTrafficPhase}) runs the same steps the other way. While the
+ * reverse streams run, no forward stream does, so a change never loops.
  */
 final class SwitchWritesPhase implements Phase {
   private static final Logger LOG = LoggerFactory.getLogger(SwitchWritesPhase.class);
@@ -153,7 +155,8 @@ final class SwitchWritesPhase implements Phase {
     for (ShardServer t : spec.targets()) {
       streams.ensureCapture(t, Duration.ofSeconds(60)); // running already unless restarted
     }
-    try (ServerFence.Connections conns = ServerFence.Connections.open(spec.targets())) {
+    // the sources too: the triggers of a follow-writes workflow may still be to move
+    try (ServerFence.Connections conns = ServerFence.Connections.open(spec.servers())) {
       ShardMap current = publisher.newest().orElseThrow();
       ShardMap next = MapChanges.unlessPublished(current, MapChanges.targetsServe(current, spec));
       return finishForward(w, conns, next, next != current);
@@ -168,6 +171,10 @@ final class SwitchWritesPhase implements Phase {
    */
   private Workflow finishForward(
       Workflow w, ServerFence.Connections conns, ShardMap next, boolean publish) throws Exception {
+    // the triggers move before anything writes on either side: the sources are fenced and
+    // read_only, the forward streams stopped at G, no target is open and no reverse stream runs
+    new TriggerPlacement(spec, w).ownedBy(spec.targets(), spec.sources(), conns);
+    steps.mark("triggers");
     if (w.reverseStart() == null) {
       Map<String, GtidPosition> start = new LinkedHashMap<>();
       for (ShardServer t : spec.targets()) {
@@ -244,6 +251,17 @@ final class SwitchWritesPhase implements Phase {
             + spec.catchUpTimeout().toMillis()
             + " ms, else roll back), the forward streams stopping there");
     plan.add("write the journal record (the point of no return)");
+    int triggers = w.schemaObjects().triggerDefinitions().size();
+    if (triggers > 0) {
+      plan.add(
+          "create the "
+              + triggers
+              + " trigger(s) of the moved tables on "
+              + MapChanges.names(spec.targets())
+              + " and drop them from "
+              + MapChanges.names(spec.sources())
+              + " (--triggers=follow-writes)");
+    }
     plan.add("start reverse streams " + MapChanges.names(spec.targets()) + " -> sources");
     for (ShardServer t : spec.targets()) {
       plan.add(

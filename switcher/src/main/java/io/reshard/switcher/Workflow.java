@@ -41,6 +41,8 @@ import java.util.Objects;
  *     past what it could not publish: which shard, from and to which position, and why. Until a
  *     diff is clean again the targets are known to miss changes, so neither traffic switch is
  *     allowed; null when there is none
+ * @param schemaObjects the trigger choice, the stored trigger definitions and the views and
+ *     routines create carried or not ({@link SchemaObjects#NONE} in records written before it)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -60,7 +62,8 @@ public record Workflow(
     @JsonProperty("forward_start") Map<String, String> forwardStart,
     @JsonProperty("reverse_start") Map<String, String> reverseStart,
     @JsonProperty("reverse_position") String reversePosition,
-    @JsonProperty("capture_gap") String captureGap) {
+    @JsonProperty("capture_gap") String captureGap,
+    @JsonProperty("schema_objects") SchemaObjects schemaObjects) {
 
   /** Checks the required fields; the constructor the stored JSON is read with. */
   @JsonCreator
@@ -74,6 +77,7 @@ public record Workflow(
     generation = Math.max(1, generation);
     forwardStart = forwardStart == null ? Map.of() : Map.copyOf(forwardStart);
     reverseStart = reverseStart == null ? null : Map.copyOf(reverseStart);
+    schemaObjects = schemaObjects == null ? SchemaObjects.NONE : schemaObjects;
   }
 
   /** A record without servers or stream generations (as written before they were stored). */
@@ -101,6 +105,7 @@ public record Workflow(
         updatedAt,
         null,
         1,
+        null,
         null,
         null,
         null,
@@ -188,7 +193,8 @@ public record Workflow(
         forwardStart,
         reverseStart,
         reversePosition,
-        captureGap);
+        captureGap,
+        schemaObjects);
   }
 
   /**
@@ -212,7 +218,30 @@ public record Workflow(
         start,
         null,
         null,
-        captureGap);
+        captureGap,
+        schemaObjects);
+  }
+
+  /** This workflow with what create found and carried of the keyspace's other objects. */
+  public Workflow withSchemaObjects(SchemaObjects objects, Instant now) {
+    return new Workflow(
+        name,
+        keyspace,
+        sources,
+        targets,
+        state,
+        p0,
+        journalPosition,
+        lastDiffClean,
+        lastError,
+        now,
+        servers,
+        generation,
+        forwardStart,
+        reverseStart,
+        reversePosition,
+        captureGap,
+        objects);
   }
 
   /** This workflow with the reverse streams' start positions recorded. */
@@ -261,6 +290,7 @@ public record Workflow(
         forwardStart,
         revStart,
         revPosition,
-        gap);
+        gap,
+        schemaObjects);
   }
 }

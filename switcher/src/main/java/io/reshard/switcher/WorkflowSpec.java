@@ -23,6 +23,7 @@ import java.util.Map;
  * @param sequenceServers the server of each sequence keyspace the vschema's {@code auto_increment}s
  *     name, by keyspace (the one shard {@code -} of that unsharded keyspace); one not known here is
  *     a reason {@code create} refuses
+ * @param triggers what the workflow does with triggers on moved tables (DESIGN 4.11)
  */
 public record WorkflowSpec(
     String name,
@@ -37,16 +38,21 @@ public record WorkflowSpec(
     Duration fenceLockWait,
     Duration catchUpTimeout,
     AutoIncrementMode autoIncrement,
-    Map<String, ShardServer> sequenceServers) {
+    Map<String, ShardServer> sequenceServers,
+    TriggerMode triggers) {
 
-  /** Copies the lists. */
+  /** Copies the lists and maps; a null trigger mode is {@link TriggerMode#REFUSE}. */
   public WorkflowSpec {
     sources = List.copyOf(sources);
     targets = List.copyOf(targets);
     sequenceServers = Map.copyOf(sequenceServers);
+    triggers = triggers == null ? TriggerMode.REFUSE : triggers;
   }
 
-  /** A spec with {@link AutoIncrementMode#SEQUENCE} and no sequence server known. */
+  /**
+   * A spec with {@link AutoIncrementMode#SEQUENCE}, no sequence server known, and {@link
+   * TriggerMode#REFUSE}.
+   */
   public WorkflowSpec(
       String name,
       String keyspace,
@@ -72,7 +78,8 @@ public record WorkflowSpec(
         fenceLockWait,
         catchUpTimeout,
         AutoIncrementMode.SEQUENCE,
-        Map.of());
+        Map.of(),
+        TriggerMode.REFUSE);
   }
 
   /** This spec with another {@code --auto-increment} choice and the sequence keyspaces' servers. */
@@ -91,7 +98,27 @@ public record WorkflowSpec(
         fenceLockWait,
         catchUpTimeout,
         mode,
-        sequenceServers);
+        sequenceServers,
+        triggers);
+  }
+
+  /** This spec with another trigger mode (a create's {@code --triggers}, or the record's). */
+  public WorkflowSpec withTriggers(TriggerMode mode) {
+    return new WorkflowSpec(
+        name,
+        keyspace,
+        vschema,
+        sources,
+        targets,
+        bootstrap,
+        topicPrefix,
+        shardMapTopic,
+        maxLag,
+        fenceLockWait,
+        catchUpTimeout,
+        autoIncrement,
+        sequenceServers,
+        mode);
   }
 
   /** This spec with another catch-up timeout (a switch's {@code --timeout}). */
@@ -109,7 +136,8 @@ public record WorkflowSpec(
         fenceLockWait,
         timeout,
         autoIncrement,
-        sequenceServers);
+        sequenceServers,
+        triggers);
   }
 
   /** The sources, then the targets. */

@@ -2,10 +2,12 @@ package io.reshard.switcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.reshard.core.schema.SchemaObject;
 import io.reshard.router.VSchema;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +37,44 @@ class WorkflowRecordTest {
   }
 
   @Test
+  void theTriggerChoiceAndDefinitionsSurviveTheStoredRecord() throws Exception {
+    SchemaObject t =
+        new SchemaObject(
+            SchemaObject.Kind.TRIGGER,
+            "stamp",
+            "messages",
+            "root@localhost",
+            "STRICT_TRANS_TABLES",
+            "utf8mb4",
+            "utf8mb4_general_ci",
+            "CREATE DEFINER=`root`@`localhost` TRIGGER stamp BEFORE INSERT ON messages FOR EACH ROW"
+                + " SET NEW.body = CONCAT(NEW.body, '+')",
+            null);
+    SchemaObjects o =
+        new SchemaObjects(
+            TriggerMode.FOLLOW_WRITES,
+            List.of(t),
+            List.of("view recent"),
+            List.of("view named uses table customers"));
+    Workflow w =
+        Workflow.create("w", "chat", List.of("c0-"), List.of("c0-e0", "e0-"), "4-4-10", T)
+            .withSchemaObjects(o, T)
+            .withForward(2, Map.of("c0-", "4-4-99"), T)
+            .withJournal("4-4-120", T);
+    byte[] stored = KafkaWorkflowStore.JSON.writeValueAsBytes(w);
+    assertTrue(new String(stored).contains("\"triggers\":\"follow-writes\""), new String(stored));
+    Workflow back = KafkaWorkflowStore.JSON.readValue(stored, Workflow.class);
+    assertEquals(w, back);
+    assertEquals(o, back.schemaObjects());
+    assertTrue(back.schemaObjects().warning().contains("view named uses table customers"));
+    assertEquals(
+        "--triggers must be refuse or follow-writes, not 'follow'",
+        assertThrows(IllegalArgumentException.class, () -> TriggerMode.parse("follow"))
+            .getMessage());
+    assertEquals(TriggerMode.REFUSE, TriggerMode.parse(null));
+  }
+
+  @Test
   void aRecordWrittenBeforeTheResumeFieldsReadsAsGenerationOne() throws Exception {
     String old =
         "{\"name\":\"w\",\"keyspace\":\"chat\",\"sources\":[\"c0-\"],\"targets\":[\"c0-e0\",\"e0-\"],"
@@ -43,6 +83,7 @@ class WorkflowRecordTest {
     assertEquals(1, w.generation());
     assertTrue(w.servers().isEmpty());
     assertNull(w.reverseStart());
+    assertEquals(SchemaObjects.NONE, w.schemaObjects(), "triggers refused, nothing carried");
   }
 
   @Test

@@ -43,7 +43,10 @@ public final class TableSchemaReader {
   }
 
   /**
-   * A moved table's definition, after the refusals that concern one table ({@link #refusals}).
+   * A moved table's definition, after the refusals that concern one table ({@link #refusals}),
+   * except triggers: the copy and the diff only read the source, where triggers are harmless, and
+   * whether a workflow may have them (they follow writes) is create's decision, which the copier
+   * and differ do not know.
    *
    * @param c a connection to the server holding the table (the source shard)
    * @throws TableRefusedException naming the table and every reason, and what to do
@@ -51,7 +54,7 @@ public final class TableSchemaReader {
    */
   public static TableSchema readMoved(Connection c, String database, String table)
       throws SQLException {
-    List<String> problems = refusals(c, database, table, "the source");
+    List<String> problems = refusals(c, database, table, "the source", true);
     if (!problems.isEmpty()) {
       throw new TableRefusedException(String.join("; ", problems));
     }
@@ -71,6 +74,17 @@ public final class TableSchemaReader {
    */
   public static List<String> refusals(Connection c, String database, String table, String server)
       throws SQLException {
+    return refusals(c, database, table, server, false);
+  }
+
+  /**
+   * As {@link #refusals(Connection, String, String, String)}, with triggers accepted if {@code
+   * triggersFollowWrites}: the operator chose that the workflow keeps them only where writes are
+   * owned, so that no applied row fires one.
+   */
+  public static List<String> refusals(
+      Connection c, String database, String table, String server, boolean triggersFollowWrites)
+      throws SQLException {
     String name = database + "." + table;
     Optional<String> engine = engine(c, database, table);
     if (engine.isEmpty()) {
@@ -87,7 +101,9 @@ public final class TableSchemaReader {
               + " changes); ALTER TABLE ... ENGINE=InnoDB first");
     }
     problems.addAll(cascadingForeignKeys(c, database, table));
-    triggers(c, database, table).ifPresent(problems::add);
+    if (!triggersFollowWrites) {
+      triggers(c, database, table).ifPresent(problems::add);
+    }
     List<ColumnDef> columns = columns(c, database, table);
     List<KeyPart> key = primaryKey(c, database, table);
     for (KeyPart part : key) {
@@ -237,8 +253,10 @@ public final class TableSchemaReader {
             + String.join(", ", names)
             + ": the streams apply every row change to the targets and, after the write switch,"
             + " back to the source, where a trigger would fire again for one application write;"
-            + " drop the triggers (DROP TRIGGER name) for the time of the workflow and create them"
-            + " on the new owners after complete, or have the application do what they do");
+            + " create the workflow with --triggers=follow-writes (each trigger then lives only"
+            + " where writes are owned: moved to the targets when writes switch, back on reverse"
+            + " traffic), or drop the triggers (DROP TRIGGER name) for the time of the workflow,"
+            + " or have the application do what they do");
   }
 
   private static Optional<String> keyColumnProblem(
