@@ -14,6 +14,7 @@ import static io.reshard.core.config.Validators.intRange;
 import static io.reshard.core.config.Validators.longRange;
 import static io.reshard.core.config.Validators.matches;
 import static io.reshard.core.config.Validators.nonBlank;
+import static io.reshard.core.config.Validators.oneOf;
 
 import io.reshard.core.config.ConfigDef;
 import io.reshard.core.config.ConfigKey;
@@ -57,6 +58,13 @@ public final class CaptureConfig {
               "source.host", STRING, null, nonBlank(), "Host name or address of the source shard."),
           new ConfigKey(
               "source.port", INT, "3306", intRange(1, 65535), "TCP port of the source shard."),
+          new ConfigKey(
+              "source.flavor",
+              STRING,
+              "mariadb",
+              oneOf("mariadb", "mysql"),
+              "The source's server flavor, which picks the JDBC driver: mariadb (MariaDB"
+                  + " Connector/J) or mysql (MySQL Connector/J)."),
           new ConfigKey(
               "source.user", STRING, null, nonBlank(), "User with REPLICATION SLAVE and SELECT."),
           new ConfigKey("source.password", PASSWORD, "", any(), "That user's password."),
@@ -248,7 +256,12 @@ public final class CaptureConfig {
     return values.get(key);
   }
 
-  /** Source host. */
+  /** The source's server flavor ({@code source.flavor}). */
+  public io.reshard.core.position.GtidPosition.Flavor sourceFlavor() {
+    return io.reshard.core.position.ServerPositions.parseFlavor(get("source.flavor"));
+  }
+
+  /** Host name or address of the source shard. */
   public String sourceHost() {
     return get("source.host");
   }

@@ -2,10 +2,9 @@ package io.reshard.cdc;
 
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.core.position.GtidPosition;
+import io.reshard.core.position.ServerPositions;
 import io.reshard.testkit.TestCluster;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,6 +30,7 @@ final class CaptureSupport {
     m.put("source.host", server.host());
     m.put("source.port", Integer.toString(server.port()));
     m.put("source.user", server.user());
+    m.put("source.flavor", server.flavorOrDefault().id());
     m.put("source.server.id", Integer.toString(SERVER_IDS.incrementAndGet()));
     m.put("keyspace", cluster.database());
     m.put("shard", shard);
@@ -42,14 +42,11 @@ final class CaptureSupport {
     return m;
   }
 
-  /** The server's {@code @@gtid_binlog_pos}. */
+  /** The server's current position, by its flavor ({@link ServerPositions#current}). */
   static GtidPosition binlogPosition(TestCluster cluster, ClusterDescriptor.Server server)
       throws Exception {
-    try (Connection c = cluster.connect(server);
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
-      rs.next();
-      return GtidPosition.parse(rs.getString(1));
+    try (Connection c = cluster.connect(server)) {
+      return ServerPositions.current(c);
     }
   }
 

@@ -2,6 +2,7 @@ package io.reshard.cli;
 
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.cluster.ClusterSpec;
+import io.reshard.cluster.Flavor;
 import io.reshard.cluster.LocalCluster;
 import java.nio.file.Path;
 import java.util.List;
@@ -58,17 +59,27 @@ final class ClusterCommand {
             "Kafka client port; the controller uses the next one. Default: ${DEFAULT-VALUE}.")
     int kafkaPort;
 
+    @Option(
+        names = "--flavor",
+        defaultValue = "mariadb",
+        description =
+            "Server program: mariadb (the machine's mariadbd) or mysql (MySQL 8.0.31 from its"
+                + " Maven artifact). Recorded in cluster.json. Default: ${DEFAULT-VALUE}.")
+    String flavor;
+
     @Override
     public Integer call() {
       long t0 = System.nanoTime();
-      ClusterSpec cs = new ClusterSpec(dir, shards, spares, basePort, kafkaPort);
+      ClusterSpec cs =
+          new ClusterSpec(dir, shards, spares, basePort, kafkaPort, Flavor.parse(flavor));
       ClusterDescriptor d = LocalCluster.up(cs, line -> spec.commandLine().getOut().println(line));
       spec.commandLine()
           .getOut()
           .printf(
-              "cluster ready in %.1f s: %d MariaDB servers, Kafka at %s; descriptor %s%n",
+              "cluster ready in %.1f s: %d %s servers, Kafka at %s; descriptor %s%n",
               (System.nanoTime() - t0) / 1e9,
               d.mariadb().size(),
+              cs.flavor() == Flavor.MYSQL ? "MySQL " + "8.0.31" : "MariaDB",
               d.kafka().bootstrap(),
               cs.dir().resolve(ClusterDescriptor.FILE_NAME));
       return ExitCodes.OK;

@@ -29,8 +29,9 @@ import java.util.Objects;
  * @param targets the target shards, in any order
  * @param tables the tables to copy, each present in the vschema and on the source
  * @param vschema the keyspace's vschema: each table's primary vindex places its rows
- * @param startPosition P0: the source's {@code @@gtid_binlog_pos} read when the workflow was
- *     created; no chunk is copied before the change stream covers it (DESIGN 4.6 point 1)
+ * @param startPosition P0: the source's position ({@code ServerPositions.current}) read when the
+ *     workflow was created; no chunk is copied before the change stream covers it (DESIGN 4.6 point
+ *     1)
  */
 public record CopySpec(
     String workflow,

@@ -1,6 +1,8 @@
 package io.reshard.daemon;
 
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.core.position.GtidPosition;
+import io.reshard.core.position.ServerPositions;
 import io.reshard.switcher.ShardServer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +25,13 @@ public final class ServerDirectory {
   private final List<String> spares;
   private final Map<String, String> configured;
 
-  private record Entry(String host, int port, String user, String password, long serverId) {}
+  private record Entry(
+      String host,
+      int port,
+      String user,
+      String password,
+      long serverId,
+      GtidPosition.Flavor flavor) {}
 
   private ServerDirectory(
       Map<String, Entry> servers, List<String> spares, Map<String, String> configured) {
@@ -43,7 +51,8 @@ public final class ServerDirectory {
               s.port(),
               s.user(),
               "",
-              DaemonConfig.CLUSTER_SERVER_ID_BASE + s.serverId()));
+              DaemonConfig.CLUSTER_SERVER_ID_BASE + s.serverId(),
+              ServerPositions.parseFlavor(s.flavorOrDefault().id())));
     }
     return new ServerDirectory(
         m, cluster.spares().stream().map(ClusterDescriptor.Server::name).toList(), Map.of());
@@ -56,7 +65,14 @@ public final class ServerDirectory {
     for (SourceShard s : config.shards()) {
       String name = s.host() + ":" + s.port();
       m.putIfAbsent(
-          name, new Entry(s.host(), s.port(), s.user(), s.password().reveal(), s.serverId()));
+          name,
+          new Entry(
+              s.host(),
+              s.port(),
+              s.user(),
+              s.password().reveal(),
+              s.serverId(),
+              GtidPosition.Flavor.MARIADB));
       byShard.put(s.id(), name);
     }
     return new ServerDirectory(m, List.of(), byShard);
@@ -76,7 +92,8 @@ public final class ServerDirectory {
               + "; the servers are "
               + servers.keySet().stream().sorted().toList());
     }
-    return new ShardServer(shard, name, e.host(), e.port(), e.user(), e.password(), e.serverId());
+    return new ShardServer(
+        shard, name, e.host(), e.port(), e.user(), e.password(), e.serverId(), e.flavor());
   }
 
   /** True if a server of that name is known. */

@@ -18,16 +18,18 @@ import java.util.Optional;
  *
  * <pre>{@code
  * {"mariadb": [{"name", "role": "shard"|"spare", "host", "port", "socket", "user",
- *               "server_id", "pid", "datadir"}, ...],
+ *               "server_id", "pid", "datadir", "flavor": "mariadb"|"mysql"}, ...],
  *  "kafka": {"bootstrap": "host:port", "port", "controller_port", "pid"},
  *  "daemon": {"pid", "admin": "http://127.0.0.1:port"}}
  * }</pre>
  *
- * Servers are in order, shards first. Every {@code port} and {@code pid} is a JSON integer; a
- * {@code pid} of 0 means the process has not been started. {@code daemon} is present only while a
- * pipeline daemon started for this cluster ({@code reshard daemon --cluster DIR}) runs; the daemon
- * writes it itself once its admin endpoint listens and removes it when it stops. Unknown keys are
- * kept out of the model but tolerated on read, so later versions may add keys.
+ * Servers are in order, shards first. The list keeps its name {@code mariadb} for the scripts that
+ * read it, whatever the servers' {@link Flavor}; a server without {@code flavor} is MariaDB. Every
+ * {@code port} and {@code pid} is a JSON integer; a {@code pid} of 0 means the process has not been
+ * started. {@code daemon} is present only while a pipeline daemon started for this cluster ({@code
+ * reshard daemon --cluster DIR}) runs; the daemon writes it itself once its admin endpoint listens
+ * and removes it when it stops. Unknown keys are kept out of the model but tolerated on read, so
+ * later versions may add keys.
  *
  * @param mariadb the servers, shards first
  * @param kafka the broker
@@ -44,7 +46,7 @@ public record ClusterDescriptor(List<Server> mariadb, Broker kafka, DaemonProces
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /**
-   * One MariaDB server.
+   * One database server.
    *
    * @param name the server's name ({@code db1}, {@code db2}, ...)
    * @param role {@code shard} or {@code spare}
@@ -56,6 +58,7 @@ public record ClusterDescriptor(List<Server> mariadb, Broker kafka, DaemonProces
    * @param serverId its {@code server_id}, also its {@code gtid_domain_id}
    * @param pid the process id of its {@code mariadbd}, 0 if not started
    * @param datadir its data directory (binlogs live there too)
+   * @param flavor {@code mariadb} or {@code mysql} ({@link Flavor#id()}); null reads as MariaDB
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -68,16 +71,43 @@ public record ClusterDescriptor(List<Server> mariadb, Broker kafka, DaemonProces
       String user,
       @JsonProperty("server_id") int serverId,
       long pid,
-      String datadir) {
+      String datadir,
+      String flavor) {
+
+    /** A MariaDB server (a descriptor written before flavors existed). */
+    public Server(
+        String name,
+        String role,
+        String host,
+        int port,
+        String socket,
+        String user,
+        int serverId,
+        long pid,
+        String datadir) {
+      this(name, role, host, port, socket, user, serverId, pid, datadir, Flavor.MARIADB.id());
+    }
 
     /** Returns a copy with another pid. */
     public Server withPid(long newPid) {
-      return new Server(name, role, host, port, socket, user, serverId, newPid, datadir);
+      return new Server(name, role, host, port, socket, user, serverId, newPid, datadir, flavor);
     }
 
-    /** A JDBC URL for this server's database {@code database} (may be empty for none). */
+    /**
+     * This server's flavor; {@link Flavor#MARIADB} when {@code flavor} is absent.
+     *
+     * @throws IllegalArgumentException if {@code flavor} names no flavor
+     */
+    public Flavor flavorOrDefault() {
+      return Flavor.parse(flavor);
+    }
+
+    /**
+     * A JDBC URL for this server's database {@code database} (may be empty for none), with the
+     * driver of its flavor: {@code jdbc:mariadb://} or {@code jdbc:mysql://}.
+     */
     public String jdbcUrl(String database) {
-      return "jdbc:mariadb://" + host + ":" + port + "/" + database;
+      return flavorOrDefault().jdbcPrefix() + host + ":" + port + "/" + database;
     }
   }
 

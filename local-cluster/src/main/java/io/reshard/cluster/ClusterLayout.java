@@ -15,24 +15,28 @@ final class ClusterLayout {
   private ClusterLayout() {}
 
   /**
-   * Names the servers {@code db1..dbN}, shards first, with consecutive ports, {@code server_id =
-   * gtid_domain_id = i}, and every pid 0.
+   * Names the servers {@code db1..dbN}, shards first, with consecutive ports, {@code server_id = i}
+   * (and on MariaDB {@code gtid_domain_id = i}), the spec's flavor, and every pid 0.
    */
   static ClusterDescriptor describe(ClusterSpec spec) {
     List<ClusterDescriptor.Server> servers = new ArrayList<>();
     for (int i = 1; i <= spec.servers(); i++) {
       String name = "db" + i;
+      boolean mysql = spec.flavor() == Flavor.MYSQL;
       servers.add(
           new ClusterDescriptor.Server(
               name,
               i <= spec.shards() ? "shard" : "spare",
               HOST,
               spec.mariadbBasePort() + i - 1,
-              MariaDbServer.socketPath(spec.dir(), name),
+              mysql
+                  ? MySqlServer.socketPath(spec.dir(), name)
+                  : MariaDbServer.socketPath(spec.dir(), name),
               ROOT_USER,
               i,
               0,
-              MariaDbServer.homeOf(spec.dir(), name).resolve("data").toString()));
+              DatabaseServer.homeOf(spec.dir(), spec.flavor(), name).resolve("data").toString(),
+              spec.flavor().id()));
     }
     ClusterDescriptor.Broker broker =
         new ClusterDescriptor.Broker(

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What {@link LocalCluster#up} should start: {@code shards + spares} MariaDB servers on consecutive
- * ports from {@code mariadbBasePort}, and one Kafka broker whose client listener is {@code
- * kafkaPort} and whose controller listener is {@code kafkaPort + 1}.
+ * What {@link LocalCluster#up} should start: {@code shards + spares} servers of one {@link Flavor}
+ * on consecutive ports from {@code mariadbBasePort}, and one Kafka broker whose client listener is
+ * {@code kafkaPort} and whose controller listener is {@code kafkaPort + 1}.
  *
  * <p>Server {@code i} (1-based, shards first) listens on {@code mariadbBasePort + i - 1} and has
  * {@code server_id = i} and {@code gtid_domain_id = i}, so its GTIDs read {@code i-i-seq}.
@@ -18,8 +18,10 @@ import java.util.List;
  * @param spares how many servers have the role {@code spare} (at least 0)
  * @param mariadbBasePort the first MariaDB port
  * @param kafkaPort the broker's client port; the controller listens on the next port
+ * @param flavor which server program every server runs (null: {@link Flavor#MARIADB})
  */
-public record ClusterSpec(Path dir, int shards, int spares, int mariadbBasePort, int kafkaPort) {
+public record ClusterSpec(
+    Path dir, int shards, int spares, int mariadbBasePort, int kafkaPort, Flavor flavor) {
 
   /** Default first MariaDB port; the system's own MariaDB keeps 3306. */
   public static final int DEFAULT_MARIADB_BASE_PORT = 13306;
@@ -65,6 +67,12 @@ public record ClusterSpec(Path dir, int shards, int spares, int mariadbBasePort,
       throw new IllegalArgumentException("invalid cluster spec: " + String.join("; ", problems));
     }
     dir = dir.toAbsolutePath().normalize();
+    flavor = flavor == null ? Flavor.MARIADB : flavor;
+  }
+
+  /** A spec of MariaDB servers. */
+  public ClusterSpec(Path dir, int shards, int spares, int mariadbBasePort, int kafkaPort) {
+    this(dir, shards, spares, mariadbBasePort, kafkaPort, Flavor.MARIADB);
   }
 
   /** A spec with the default ports. */

@@ -45,7 +45,7 @@ final class ClusterState {
    * the operator.
    */
   String stopServer(int index) {
-    MariaDbServer server = new MariaDbServer(dir, descriptor().mariadb().get(index));
+    DatabaseServer server = DatabaseServer.of(dir, descriptor().mariadb().get(index));
     String stopped = server.stop();
     synchronized (this) {
       descriptor = descriptor.withServerPid(index, 0);

@@ -78,8 +78,8 @@ public final class LocalCluster {
   /** {@link #up(ClusterSpec, Consumer)} with the way programs are found made explicit (tests). */
   static ClusterDescriptor up(
       ClusterSpec spec, Consumer<String> out, Function<String, Optional<Path>> programs) {
-    Path mariadbd = requireProgram(programs, "mariadbd");
-    Path installDb = requireProgram(programs, "mariadb-install-db");
+    Function<ClusterDescriptor.Server, DatabaseServer> servers =
+        serverFactory(spec.dir(), spec.flavor(), programs);
     KafkaBroker.brokerClasspath(); // fail early if the build's broker classpath is unusable
     ClusterState state = new ClusterState(spec.dir(), existingOrNew(spec));
     List<Future<?>> starts = new ArrayList<>();
@@ -88,7 +88,7 @@ public final class LocalCluster {
       starts.add(pool.submit(() -> startBroker(state, out)));
       for (int i = 0; i < state.descriptor().mariadb().size(); i++) {
         int index = i;
-        starts.add(pool.submit(() -> startServer(state, index, mariadbd, installDb, out)));
+        starts.add(pool.submit(() -> startServer(state, index, servers, out)));
       }
       awaitAll(starts);
       return state.descriptor();
@@ -109,7 +109,7 @@ public final class LocalCluster {
     ClusterDescriptor d = require(dir);
     List<ProcessStatus> result = new ArrayList<>();
     for (ClusterDescriptor.Server s : d.mariadb()) {
-      boolean up = new MariaDbServer(dir, s).isRunning();
+      boolean up = DatabaseServer.of(dir, s).isRunning();
       result.add(new ProcessStatus(s.name(), s.role(), s.port(), s.pid(), up));
     }
     ClusterDescriptor.Broker b = d.kafka();
@@ -183,6 +183,19 @@ public final class LocalCluster {
     Optional<ClusterDescriptor> existing = ClusterDescriptor.read(spec.dir());
     if (existing.isPresent()) {
       ClusterDescriptor d = existing.get();
+      Flavor flavor = d.mariadb().isEmpty() ? spec.flavor() : d.mariadb().get(0).flavorOrDefault();
+      if (flavor != spec.flavor()) {
+        throw new ClusterException(
+            ClusterException.Kind.NO_CLUSTER,
+            spec.dir()
+                + " already holds a cluster of "
+                + flavor.id()
+                + " servers, not "
+                + spec.flavor().id()
+                + "; give --flavor "
+                + flavor.id()
+                + ", or bring it down and use another --dir");
+      }
       if (d.shards().size() != spec.shards() || d.spares().size() != spec.spares()) {
         throw new ClusterException(
             ClusterException.Kind.NO_CLUSTER,
@@ -211,9 +224,27 @@ public final class LocalCluster {
     return fresh;
   }
 
+  /**
+   * How servers of {@code flavor} are made for a start, with their programs found first: {@code
+   * mariadbd} and {@code mariadb-install-db} on the machine, or MySQL extracted from its artifact.
+   */
+  private static Function<ClusterDescriptor.Server, DatabaseServer> serverFactory(
+      Path dir, Flavor flavor, Function<String, Optional<Path>> programs) {
+    if (flavor == Flavor.MYSQL) {
+      MySqlDistribution.home(); // extract once, fail early if mysqld cannot run
+      return s -> new MySqlServer(dir, s);
+    }
+    Path mariadbd = requireProgram(programs, "mariadbd");
+    Path installDb = requireProgram(programs, "mariadb-install-db");
+    return s -> new MariaDbServer(dir, s, mariadbd, installDb);
+  }
+
   private static void startServer(
-      ClusterState state, int index, Path mariadbd, Path installDb, Consumer<String> out) {
-    MariaDbServer server = new MariaDbServer(state.dir(), state.descriptor().mariadb().get(index));
+      ClusterState state,
+      int index,
+      Function<ClusterDescriptor.Server, DatabaseServer> servers,
+      Consumer<String> out) {
+    DatabaseServer server = servers.apply(state.descriptor().mariadb().get(index));
     ClusterDescriptor.Server s = server.descriptor();
     if (server.isRunning()) {
       out.accept(line(s.name(), s.role(), s.port(), s.pid(), Action.REUSED));
@@ -224,9 +255,9 @@ public final class LocalCluster {
       server.writeConfig();
       Action action = server.isInitialised() ? Action.RESTARTED : Action.STARTED;
       if (action == Action.STARTED) {
-        server.initialise(installDb);
+        server.initialise();
       }
-      long pid = server.start(mariadbd);
+      long pid = server.start();
       state.serverStarted(index, pid);
       out.accept(line(s.name(), s.role(), s.port(), pid, action));
     } catch (IOException e) {

@@ -6,11 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -22,36 +17,44 @@ import java.util.List;
  * binlogs), {@code tmp/}, {@code error.log}, {@code mariadbd.pid}, {@code mariadbd.out}. Not
  * thread-safe; each instance is used by one thread at a time.
  */
-final class MariaDbServer {
+final class MariaDbServer implements DatabaseServer {
 
   /** The longest unix socket path Linux accepts is 107 bytes; keep a margin. */
   private static final int MAX_SOCKET_PATH = 100;
 
-  /** How long a fresh or restarted server may take to accept connections (seen: under 1 s). */
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
-
-  /** How long a shutdown may take before SIGKILL (seen: 1.2-2 s). */
-  private static final Duration STOP_GRACE = Duration.ofSeconds(60);
-
   private final ClusterDescriptor.Server server;
   private final Path home;
+  private final Path mariadbd;
+  private final Path installDb;
 
+  /** For status and stop only: no programs. */
   MariaDbServer(Path clusterDir, ClusterDescriptor.Server server) {
-    this.server = server;
-    this.home = homeOf(clusterDir, server.name());
+    this(clusterDir, server, null, null);
   }
 
-  /** The directory of server {@code name} inside a cluster directory. */
+  /** With the programs that {@link #initialise} and {@link #start} run. */
+  MariaDbServer(Path clusterDir, ClusterDescriptor.Server server, Path mariadbd, Path installDb) {
+    this.server = server;
+    this.home = homeOf(clusterDir, server.name());
+    this.mariadbd = mariadbd;
+    this.installDb = installDb;
+  }
+
+  /** The directory of MariaDB server {@code name} inside a cluster directory. */
   static Path homeOf(Path clusterDir, String name) {
-    return clusterDir.resolve("mariadb").resolve(name);
+    return DatabaseServer.homeOf(clusterDir, Flavor.MARIADB, name);
+  }
+
+  /** The socket path of MariaDB server {@code name} ({@link #socketPath(Path, String, Path)}). */
+  static String socketPath(Path clusterDir, String name) {
+    return socketPath(clusterDir, name, homeOf(clusterDir, name).resolve("mariadbd.sock"));
   }
 
   /**
-   * The socket path for server {@code name}: inside its home when short enough, else under {@code
+   * The socket path for server {@code name}: {@code inHome} when short enough, else under {@code
    * /tmp/reshard-HASH/}, where HASH is derived from the cluster directory.
    */
-  static String socketPath(Path clusterDir, String name) {
-    Path inHome = homeOf(clusterDir, name).resolve("mariadbd.sock");
+  static String socketPath(Path clusterDir, String name, Path inHome) {
     if (inHome.toString().length() <= MAX_SOCKET_PATH) {
       return inHome.toString();
     }
@@ -66,7 +69,8 @@ final class MariaDbServer {
     }
   }
 
-  ClusterDescriptor.Server descriptor() {
+  @Override
+  public ClusterDescriptor.Server descriptor() {
     return server;
   }
 
@@ -87,8 +91,8 @@ final class MariaDbServer {
     return home.resolve("error.log");
   }
 
-  /** True if the datadir has been initialised (it holds the {@code mysql} system schema). */
-  boolean isInitialised() {
+  @Override
+  public boolean isInitialised() {
     return Files.isDirectory(dataDir().resolve("mysql"));
   }
 
@@ -98,7 +102,8 @@ final class MariaDbServer {
    * innodb_flush_log_at_trx_commit=2}, {@code sync_binlog=0}, no doublewrite) are for local
    * development only and are not crash-safe against a power loss.
    */
-  void writeConfig() throws IOException {
+  @Override
+  public void writeConfig() throws IOException {
     Files.createDirectories(home.resolve("tmp"));
     Files.createDirectories(Path.of(server.socket()).getParent());
     String cnf =
@@ -165,7 +170,8 @@ final class MariaDbServer {
    *
    * @throws ClusterException with the tool's output if it fails
    */
-  void initialise(Path installDb) throws IOException, InterruptedException {
+  @Override
+  public void initialise() throws IOException, InterruptedException {
     Files.createDirectories(dataDir());
     Path log = home.resolve("install-db.log");
     Files.deleteIfExists(log);
@@ -195,80 +201,24 @@ final class MariaDbServer {
     }
   }
 
-  /**
-   * Starts {@code mariadbd} on the existing datadir and waits until it accepts a SQL query.
-   *
-   * @return the server's pid
-   * @throws ClusterException with the tail of its error log if it dies or is not ready in time
-   */
-  long start(Path mariadbd) {
+  /** Starts {@code mariadbd} on the existing datadir and waits until it accepts a SQL query. */
+  @Override
+  public long start() {
     Process p =
         OsProcesses.launch(
             List.of(mariadbd.toString(), "--defaults-file=" + configFile()),
             home,
             home.resolve("mariadbd.out"));
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (true) {
-      if (!p.isAlive()) {
-        throw new ClusterException(
-            ClusterException.Kind.START_FAILED,
-            "mariadbd "
-                + server.name()
-                + " on port "
-                + server.port()
-                + " died at start (exit code "
-                + p.exitValue()
-                + "). Last lines of "
-                + errorLog()
-                + ":\n"
-                + OsProcesses.tail(errorLog(), 20));
-      }
-      if (answersQuery()) {
-        return p.pid();
-      }
-      if (System.nanoTime() > deadline) {
-        p.destroyForcibly();
-        throw new ClusterException(
-            ClusterException.Kind.START_FAILED,
-            "mariadbd "
-                + server.name()
-                + " on port "
-                + server.port()
-                + " did not accept connections within "
-                + READY_TIMEOUT.toSeconds()
-                + " s. Last lines of "
-                + errorLog()
-                + ":\n"
-                + OsProcesses.tail(errorLog(), 20));
-      }
-      OsProcesses.sleep(Duration.ofMillis(50));
-    }
+    return DatabaseServer.awaitReady(p, server, "mariadbd", errorLog());
   }
 
-  /** True if the server answers {@code SELECT 1} over TCP as {@code root}. */
-  boolean answersQuery() {
-    String url = server.jdbcUrl("") + "?connectTimeout=1000&socketTimeout=5000";
-    try (Connection c = DriverManager.getConnection(url, server.user(), "");
-        Statement s = c.createStatement()) {
-      return s.execute("SELECT 1");
-    } catch (SQLException e) {
-      return false;
-    }
-  }
-
-  /** True if the recorded pid is running and is this server's {@code mariadbd}. */
-  boolean isRunning() {
+  @Override
+  public boolean isRunning() {
     return OsProcesses.isOurs(server.pid(), marker());
   }
 
-  /** Stops the server (SIGTERM, SIGKILL after a grace period); true if it was running. */
-  /**
-   * Stops the process (SIGTERM, SIGKILL after {@link #STOP_GRACE}) and returns once it has exited
-   * and its pid is gone.
-   *
-   * @return how it ended, as a line's words: {@code stopped}, {@code was not running}, ...
-   */
-  String stop() {
+  @Override
+  public String stop() {
     return OsProcesses.stop(server.pid(), marker(), STOP_GRACE).describe(STOP_GRACE);
   }
 }

@@ -264,17 +264,19 @@ class LocalClusterIT {
     ClusterDescriptor d =
         ClusterLayout.describe(
             new ClusterSpec(other, 1, 0, FreePorts.block(25406, 1), FreePorts.block(29592, 2)));
-    MariaDbServer server = new MariaDbServer(other, d.mariadb().get(0));
+    MariaDbServer server =
+        new MariaDbServer(
+            other,
+            d.mariadb().get(0),
+            OsProcesses.findProgram("mariadbd").orElseThrow(),
+            OsProcesses.findProgram("mariadb-install-db").orElseThrow());
     server.writeConfig();
-    server.initialise(OsProcesses.findProgram("mariadb-install-db").orElseThrow());
+    server.initialise();
     Files.writeString(
         server.configFile(),
         "no_such_setting_at_all = 1\n",
         java.nio.file.StandardOpenOption.APPEND);
-    ClusterException e =
-        assertThrows(
-            ClusterException.class,
-            () -> server.start(OsProcesses.findProgram("mariadbd").orElseThrow()));
+    ClusterException e = assertThrows(ClusterException.class, server::start);
     assertEquals(ClusterException.Kind.START_FAILED, e.kind());
     assertTrue(e.getMessage().contains("died at start"), e.getMessage());
     assertTrue(

@@ -282,6 +282,7 @@ public final class CaptureRegistry implements AutoCloseable {
             s.shard(),
             spec.bootstrap(),
             spec.topicPrefix()));
+    m.put("source.flavor", s.flavorOrDefault().name().toLowerCase(java.util.Locale.ROOT));
     return m;
   }
 

@@ -1,10 +1,10 @@
 package io.reshard.switcher;
 
 import io.reshard.core.position.GtidPosition;
+import io.reshard.core.position.ServerPositions;
 import io.reshard.router.ReshardSchema;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -90,7 +90,7 @@ final class ServerFence {
     }
   }
 
-  /** The server's {@code @@gtid_binlog_pos}. */
+  /** The server's current position ({@link ServerPositions#current}). */
   static GtidPosition position(ShardServer s) throws SQLException {
     try (Connection c = connect(s)) {
       return position(c);
@@ -99,11 +99,7 @@ final class ServerFence {
 
   /** As {@link #position(ShardServer)}, on {@code c}. */
   static GtidPosition position(Connection c) throws SQLException {
-    try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
-      rs.next();
-      return GtidPosition.parse(rs.getString(1));
-    }
+    return ServerPositions.current(c);
   }
 
   static Connection connect(ShardServer s) throws SQLException {

@@ -1,5 +1,7 @@
 package io.reshard.switcher;
 
+import io.reshard.core.position.GtidPosition;
+import io.reshard.core.position.ServerPositions;
 import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KeyRange;
 
@@ -14,6 +16,8 @@ import io.reshard.router.KeyRange;
  *     reverse-replication user needs {@code READ_ONLY ADMIN})
  * @param password its password (never logged)
  * @param captureServerId the server id capture presents to this server's binlog
+ * @param flavor the server's flavor, which picks the JDBC driver and how positions are read; null
+ *     (a workflow recorded before flavors) is MariaDB
  */
 public record ShardServer(
     String shard,
@@ -22,7 +26,33 @@ public record ShardServer(
     int port,
     String user,
     String password,
-    long captureServerId) {
+    long captureServerId,
+    GtidPosition.Flavor flavor) {
+
+  /** A shard on a MariaDB server. */
+  public ShardServer(
+      String shard,
+      String endpointRef,
+      String host,
+      int port,
+      String user,
+      String password,
+      long captureServerId) {
+    this(
+        shard,
+        endpointRef,
+        host,
+        port,
+        user,
+        password,
+        captureServerId,
+        GtidPosition.Flavor.MARIADB);
+  }
+
+  /** The server's flavor; MariaDB when none was recorded. */
+  public GtidPosition.Flavor flavorOrDefault() {
+    return flavor == null ? GtidPosition.Flavor.MARIADB : flavor;
+  }
 
   /** The shard's key range. */
   public KeyRange range() {
@@ -31,7 +61,8 @@ public record ShardServer(
 
   /** The server as a JDBC endpoint (no database). */
   public JdbcEndpoint endpoint() {
-    return new JdbcEndpoint("jdbc:mariadb://" + host + ":" + port + "/", user, password);
+    return new JdbcEndpoint(
+        ServerPositions.jdbcUrl(flavorOrDefault(), host, port, ""), user, password);
   }
 
   @Override
@@ -46,6 +77,8 @@ public record ShardServer(
         + port
         + ", user="
         + user
+        + ", "
+        + flavorOrDefault().name().toLowerCase(java.util.Locale.ROOT)
         + "]";
   }
 }

@@ -54,6 +54,11 @@ public final class TestCluster {
     return descriptor;
   }
 
+  /** The flavor of this cluster's servers. */
+  public io.reshard.cluster.Flavor flavor() {
+    return descriptor.mariadb().get(0).flavorOrDefault();
+  }
+
   /** The servers with the role shard, in order. */
   public List<ClusterDescriptor.Server> shards() {
     return descriptor.shards();

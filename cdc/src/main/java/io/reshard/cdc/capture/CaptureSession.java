@@ -8,6 +8,7 @@ import io.reshard.cdc.CdcException;
 import io.reshard.core.error.ErrorClassifier;
 import io.reshard.core.position.CapturePosition;
 import io.reshard.core.position.GtidPosition;
+import io.reshard.core.position.ServerPositions;
 import io.reshard.core.value.MariaDbCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -158,7 +159,7 @@ public final class CaptureSession {
       CapturePosition from,
       CaptureSkip skip,
       Clock clock) {
-    GtidPosition now = currentGtids(jdbc, mariaDb);
+    GtidPosition now = currentGtids(jdbc);
     if (!now.covers(from.gtids())) {
       throw new CdcException(
           "capture of "
@@ -206,27 +207,21 @@ public final class CaptureSession {
     if (!start.equals(CaptureConfig.START_CURRENT)) {
       return CapturePosition.at(GtidPosition.parse(start));
     }
-    return CapturePosition.at(currentGtids(jdbc, mariaDb));
+    return CapturePosition.at(currentGtids(jdbc));
   }
 
-  private static GtidPosition currentGtids(Connection jdbc, boolean mariaDb) {
-    String variable = mariaDb ? "@@gtid_binlog_pos" : "@@gtid_executed";
-    try (Statement st = jdbc.createStatement();
-        ResultSet rs = st.executeQuery("SELECT " + variable)) {
-      rs.next();
-      return GtidPosition.parse(rs.getString(1));
+  /** The source's current GTID position, read the way its flavor gives it. */
+  private static GtidPosition currentGtids(Connection jdbc) {
+    try {
+      return ServerPositions.current(jdbc);
     } catch (SQLException e) {
-      throw new CdcException.Retriable("cannot read " + variable + ": " + e.getMessage(), e);
+      throw new CdcException.Retriable("cannot read the source's position: " + e.getMessage(), e);
     }
   }
 
   private static Connection connect(CaptureConfig config) throws SQLException {
     String url =
-        "jdbc:mariadb://"
-            + config.sourceHost()
-            + ":"
-            + config.sourcePort()
-            + "/"
+        ServerPositions.jdbcUrl(config.sourceFlavor(), config.sourceHost(), config.sourcePort(), "")
             + "?connectTimeout="
             + config.connectTimeout().toMillis();
     return DriverManager.getConnection(url, config.sourceUser(), config.sourcePassword());

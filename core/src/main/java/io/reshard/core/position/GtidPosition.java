@@ -130,6 +130,18 @@ public final class GtidPosition {
         throw new IllegalArgumentException(
             "'" + raw.strip() + "' is not uuid:interval in GTID set '" + text + "'");
       }
+      for (int i = 1; i < parts.length; i++) {
+        if (!parts[i].isEmpty() && Character.isLetter(parts[i].charAt(0))) {
+          throw new IllegalArgumentException(
+              "GTID set '"
+                  + text
+                  + "' holds the tagged GTIDs '"
+                  + raw.strip()
+                  + "' (MySQL 8.4's uuid:tag:n); reshard does not support tagged GTIDs: stop"
+                  + " writing transactions with a tag (SET gtid_next = 'AUTOMATIC:tag') on this"
+                  + " source");
+        }
+      }
       List<Interval> intervals = new ArrayList<>(uuids.getOrDefault(parts[0], List.of()));
       for (int i = 1; i < parts.length; i++) {
         intervals.add(parseInterval(parts[i], text));

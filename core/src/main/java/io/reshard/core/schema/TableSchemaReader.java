@@ -332,7 +332,10 @@ public final class TableSchemaReader {
         c.prepareStatement(
             "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, CHARACTER_SET_NAME, COLLATION_NAME,"
                 + " CHARACTER_MAXIMUM_LENGTH, CHARACTER_OCTET_LENGTH, NUMERIC_PRECISION,"
-                + " NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, IS_GENERATED"
+                + " NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE,"
+                // IS_GENERATED is MariaDB's alone; both flavors fill GENERATION_EXPRESSION for a
+                // generated column only (MariaDB leaves it NULL otherwise, MySQL empty)
+                + " IF(COALESCE(GENERATION_EXPRESSION, '') = '', 'NEVER', 'ALWAYS') AS IS_GENERATED"
                 + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
                 + " ORDER BY ORDINAL_POSITION")) {
       ps.setString(1, database);

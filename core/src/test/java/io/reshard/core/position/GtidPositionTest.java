@@ -91,6 +91,40 @@ class GtidPositionTest {
   }
 
   @Test
+  void mySql84TaggedGtidsAreRefusedNamingTheTagAndTheFix() {
+    String set = U1 + ":1-10,\n" + U2 + ":1-3:batch:1-4";
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> GtidPosition.parseMySql(set));
+    assertTrue(e.getMessage().contains("MySQL 8.4's uuid:tag:n"), e.getMessage());
+    assertTrue(e.getMessage().contains(U2 + ":1-3:batch:1-4"), e.getMessage());
+    assertTrue(e.getMessage().contains("gtid_next"), e.getMessage());
+  }
+
+  @Test
+  void mySqlSetsAsTheServerPrintsThemParseAcrossLines() {
+    GtidPosition p = GtidPosition.parseMySql(U2 + ":1-3:7,\n" + U1 + ":5:1-4");
+    assertEquals(U1 + ":1-5," + U2 + ":1-3:7", p.toString());
+    assertEquals(GtidPosition.Flavor.MYSQL, p.flavor().orElseThrow());
+    assertTrue(GtidPosition.parseMySql("").isEmpty());
+  }
+
+  @Test
+  void eachFlavorHasItsDriverAndItsPositionVariable() {
+    assertEquals(
+        "jdbc:mysql://127.0.0.1:3306/ks",
+        ServerPositions.jdbcUrl(GtidPosition.Flavor.MYSQL, "127.0.0.1", 3306, "ks"));
+    assertEquals(
+        "jdbc:mariadb://h:1/", ServerPositions.jdbcUrl(GtidPosition.Flavor.MARIADB, "h", 1, ""));
+    assertEquals(
+        "@@GLOBAL.gtid_executed", ServerPositions.positionVariable(GtidPosition.Flavor.MYSQL));
+    assertEquals(
+        "@@GLOBAL.gtid_binlog_pos", ServerPositions.positionVariable(GtidPosition.Flavor.MARIADB));
+    assertEquals(GtidPosition.Flavor.MYSQL, ServerPositions.parseFlavor("MySQL"));
+    assertEquals(GtidPosition.Flavor.MARIADB, ServerPositions.parseFlavor(null));
+    assertThrows(IllegalArgumentException.class, () -> ServerPositions.parseFlavor("postgres"));
+  }
+
+  @Test
   void flavorsDoNotMixAndNeverCoverEachOther() {
     GtidPosition maria = GtidPosition.parse("1-1-1");
     GtidPosition mysql = GtidPosition.parse(U1 + ":1");
