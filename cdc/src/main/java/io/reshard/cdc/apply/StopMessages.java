@@ -1,6 +1,7 @@
 package io.reshard.cdc.apply;
 
 import io.reshard.cdc.ChangeRecord;
+import io.reshard.core.error.ErrorClassifier;
 import io.reshard.router.UnmappableValueException;
 import java.sql.SQLException;
 import java.util.HexFormat;
@@ -89,8 +90,16 @@ final class StopMessages {
         + " shows the row for `workflow diff --repair`";
   }
 
-  /** {@code e} with the record that caused it named: table, op, key, topic, offset and GTID. */
+  /**
+   * {@code e} with the record that caused it named: table, op, key, topic, offset and GTID. A lost
+   * connection is returned as it is: its class and state are what tell the applier to end and be
+   * started again on a new connection (a plain {@code SQLException} around it would read as a data
+   * error and stop the stream for good).
+   */
   static SQLException naming(SQLException e, String stream, ChangeRecord rec) {
+    if (ErrorClassifier.isConnectionLoss(e)) {
+      return e;
+    }
     return new SQLException(
         e.getMessage()
             + " (applying op "

@@ -36,6 +36,37 @@ class ApplyLoopRetryTest {
   }
 
   @Test
+  void aConnectionLostDuringTheRowByRowAttemptStillEndsTheApplier() {
+    // the row-by-row attempt names the record in a new exception: a lost connection (a target that
+    // closes it on a row above its max_allowed_packet, say) must keep what tells it is one
+    io.reshard.cdc.ChangeRecord rec =
+        new io.reshard.cdc.ChangeRecord(
+            io.reshard.cdc.RecordKind.DATA,
+            7,
+            "u",
+            "ks",
+            "t",
+            "1-1-9",
+            null,
+            java.util.Map.of("id", 12),
+            null,
+            null,
+            0,
+            0,
+            null,
+            null,
+            null);
+    SQLException closed =
+        new java.sql.SQLNonTransientConnectionException("(conn=7) Connection is closed", null, 0);
+    SQLException named = StopMessages.naming(closed, "ks.ks.c0-", rec);
+    assertTrue(ApplyLoop.endsThisApplier(named, 5), named.toString());
+    SQLException refused = new SQLException("Data too long for column 'body'", "22001", 1406);
+    SQLException namedRefusal = StopMessages.naming(refused, "ks.ks.c0-", rec);
+    assertTrue(namedRefusal.getMessage().contains("key {id=12}"), namedRefusal.getMessage());
+    assertFalse(ApplyLoop.endsThisApplier(namedRefusal, 5), "a refused row stops the stream");
+  }
+
+  @Test
   void aLostConnectionEndsTheApplierAtOnceSoThatANewOneReconnects() {
     // the applier's one connection is dead: trying again on it could never succeed
     SQLException lost = new SQLException("Connection is closed", "08000", 0);
