@@ -417,7 +417,7 @@ class DaemonConfigTest {
             "admin.port = '99999': must be between 0 and 65535",
             "copy.chunk.rows = '0': must be between 1 and 10000000",
             "diff.chunk.rows = '-5': must be between 1 and 10000000",
-            "diff.server.flavor = 'oracle': must be one of [mariadb, mysql8]",
+            "diff.server.flavor = 'oracle': must be one of [auto, mariadb, mysql8]",
             "apply.max.rows.per.commit = '': is not an integer",
             "apply.poll.timeout.ms = 'soon': is not an integer",
             "bogus: unknown key",

@@ -299,10 +299,19 @@ public final class Differ {
           controls.get(i).resume();
         }
       }
-      src.rollback();
-      for (Connection c : reads) {
+      endSnapshot(src);
+      reads.forEach(Differ::endSnapshot);
+    }
+  }
+
+  /** Ends a snapshot transaction without hiding the failure that ended the diff, if any. */
+  private static void endSnapshot(Connection c) {
+    try {
+      if (!c.getAutoCommit()) {
         c.rollback();
       }
+    } catch (SQLException e) {
+      LOG.debug("ending a snapshot transaction: {}", e.getMessage());
     }
   }
 

@@ -64,10 +64,11 @@ public record DifferConfig(
               new ConfigKey(
                   "diff.server.flavor",
                   STRING,
-                  "mariadb",
-                  oneOf("mariadb", "mysql8"),
-                  "How the source opens its consistent snapshot: mariadb (Binlog_snapshot_*) or"
-                      + " mysql8 (a brief FLUSH TABLES WITH READ LOCK; needs RELOAD).")));
+                  "auto",
+                  oneOf("auto", "mariadb", "mysql8"),
+                  "How the source opens its consistent snapshot: auto (the server's own way),"
+                      + " mariadb (Binlog_snapshot_*) or mysql8 (a brief FLUSH TABLES WITH READ"
+                      + " LOCK; needs RELOAD).")));
 
   /** The defaults. */
   public static DifferConfig defaults() {
@@ -104,7 +105,7 @@ public record DifferConfig(
     private int sampleLimit = 10;
     private boolean resume = false;
     private Duration catchUpTimeout = Duration.ofMinutes(5);
-    private ServerFlavor flavor = ServerFlavor.MARIADB;
+    private ServerFlavor flavor = ServerFlavor.AUTO;
 
     /** See {@link DifferConfig#chunkRows()}. */
     public Builder chunkRows(int v) {

@@ -42,7 +42,7 @@ class DifferConfigTest {
         List.of(
             "diff.chunk.rows = '-1': must be between 1 and 10000000",
             "diff.catch.up.timeout.ms = 'soon': is not an integer",
-            "diff.server.flavor = 'MySQL': must be one of [mariadb, mysql8]"),
+            "diff.server.flavor = 'MySQL': must be one of [auto, mariadb, mysql8]"),
         e.problems());
   }
 }

@@ -7,8 +7,9 @@ import java.sql.Statement;
 
 /**
  * Finishes a switched workflow (DESIGN 4.8): the reverse streams stop, the sources leave the shard
- * map and stay {@code read_only} with their data unless the operator asks to drop the moved tables
- * on them. Each step is idempotent, so a complete that failed half-way can run again.
+ * map and stay {@code read_only} ({@code super_read_only} on MySQL) with their data unless the
+ * operator asks to drop the moved tables on them. Each step is idempotent, so a complete that
+ * failed half-way can run again.
  */
 final class CompletePhase implements Phase {
   private final WorkflowSpec spec;
@@ -51,10 +52,11 @@ final class CompletePhase implements Phase {
     if (spec.sources().stream().anyMatch(s -> current.shard(s.range()).isPresent())) {
       publisher.publish(MapChanges.withoutSources(current, spec));
     }
-    if (dropSourceData) {
-      for (ShardServer s : spec.sources()) {
+    for (ShardServer s : spec.sources()) {
+      if (dropSourceData) {
         dropTables(s);
       }
+      ServerFence.retire(s);
     }
     return engine.transition(
         w,

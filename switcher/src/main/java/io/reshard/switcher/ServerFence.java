@@ -82,6 +82,23 @@ final class ServerFence {
     }
   }
 
+  /**
+   * Closes a retired source to every writer it can: on MySQL {@code super_read_only}, which even
+   * {@code SUPER} users cannot write through (no reverse stream writes to a retired source any
+   * more); on MariaDB {@code read_only} stays as the fence left it, since MariaDB has no stronger
+   * switch.
+   */
+  static void retire(ShardServer s) throws SQLException {
+    try (Connection c = connect(s);
+        Statement st = c.createStatement()) {
+      if (ServerPositions.flavorOf(c) == GtidPosition.Flavor.MYSQL) {
+        st.execute("SET GLOBAL super_read_only = ON");
+      } else {
+        st.execute("SET GLOBAL read_only = ON");
+      }
+    }
+  }
+
   /** Creates the fence row of a shard that must not take router writes yet. */
   static void closed(ShardServer s, String keyspace) throws SQLException {
     try (Connection c = connect(s)) {

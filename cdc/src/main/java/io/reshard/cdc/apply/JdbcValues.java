@@ -13,8 +13,9 @@ import java.sql.Types;
  * stores exactly what the source stored: integers as numbers (unsigned BIGINT beyond the signed
  * range as a decimal), DECIMAL and temporal values as the server's own text (exact fractions, zero
  * dates, negative TIME), FLOAT/DOUBLE as their binary values, and every string kind as its stored
- * bytes, which the server keeps unconverted. The session must use {@code time_zone = '+00:00'} and
- * a {@code sql_mode} that allows zero dates. Stateless.
+ * bytes, which the server keeps unconverted (MySQL's JSON as its text, which the server parses into
+ * the same document). The session must use {@code time_zone = '+00:00'} and a {@code sql_mode} that
+ * allows zero dates. Stateless.
  */
 public final class JdbcValues {
   private JdbcValues() {}
@@ -42,7 +43,9 @@ public final class JdbcValues {
       case YEAR -> ps.setInt(index, ((Number) value).intValue());
       case DECIMAL, DATE, DATETIME, TIMESTAMP, TIME -> ps.setString(index, (String) value);
       case BIT, BYTES -> ps.setBytes(index, (byte[]) value);
-      case TEXT, ENUM, SET, JSON -> ps.setBytes(index, ValueCodec.exactBytes(column, value));
+      case TEXT, ENUM, SET -> ps.setBytes(index, ValueCodec.exactBytes(column, value));
+      // MySQL refuses a binary string for JSON: its text, in the connection's utf8mb4
+      case JSON -> ps.setString(index, (String) value);
       default ->
           throw new IllegalArgumentException(
               "column " + column.name() + ": unknown kind " + column.kind());

@@ -49,12 +49,14 @@ public final class KeysetSql {
    *
    * @param sql the SQL, parenthesized
    * @param binds one entry per {@code ?}, in order of appearance
+   * @param key the key columns the binds' {@code column} indexes
    */
-  public record Predicate(String sql, List<Bind> binds) {
+  public record Predicate(String sql, List<Bind> binds, List<ColumnDef> key) {
 
-    /** Copies the binds. */
+    /** Copies the binds and the key. */
     public Predicate {
       binds = List.copyOf(binds);
+      key = List.copyOf(key);
     }
 
     /**
@@ -65,7 +67,7 @@ public final class KeysetSql {
     public int bind(PreparedStatement ps, int first, RowKey... keys) throws SQLException {
       int i = first;
       for (Bind b : binds) {
-        ps.setBytes(i++, keys[b.operand()].value(b.column()));
+        ValueCodec.bindExact(ps, i++, key.get(b.column()), keys[b.operand()].value(b.column()));
       }
       return i;
     }
@@ -73,12 +75,12 @@ public final class KeysetSql {
 
   /** {@code key > ?}: the rows after a key. */
   public static Predicate after(List<ColumnDef> key) {
-    return lexicographic(columns(key), parameters(key, 0), ">", ">");
+    return lexicographic(key, columns(key), parameters(key, 0), ">", ">");
   }
 
   /** {@code key <= ?}: the rows up to and including a key. */
   public static Predicate atMost(List<ColumnDef> key) {
-    return lexicographic(columns(key), parameters(key, 0), "<", "<=");
+    return lexicographic(key, columns(key), parameters(key, 0), "<", "<=");
   }
 
   /**
@@ -86,7 +88,7 @@ public final class KeysetSql {
    * collations and types: the way to order two keys without a client-side comparator.
    */
   public static Predicate firstBeforeSecond(List<ColumnDef> key) {
-    return lexicographic(parameters(key, 0), parameters(key, 1), "<", "<");
+    return lexicographic(key, parameters(key, 0), parameters(key, 1), "<", "<");
   }
 
   /**
@@ -95,7 +97,7 @@ public final class KeysetSql {
    * the last column.
    */
   static Predicate lexicographic(
-      List<Operand> left, List<Operand> right, String strict, String last) {
+      List<ColumnDef> key, List<Operand> left, List<Operand> right, String strict, String last) {
     StringBuilder sql = new StringBuilder("(");
     List<Bind> binds = new ArrayList<>();
     int n = left.size();
@@ -108,7 +110,7 @@ public final class KeysetSql {
       append(sql, binds, left.get(i), i == n - 1 ? last : strict, right.get(i));
       sql.append(")");
     }
-    return new Predicate(sql.append(")").toString(), binds);
+    return new Predicate(sql.append(")").toString(), binds, key);
   }
 
   /** {@code ORDER BY `a`, `b`}: the key order. */

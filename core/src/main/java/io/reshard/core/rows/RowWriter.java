@@ -111,7 +111,7 @@ public final class RowWriter {
         c.prepareStatement("DELETE FROM " + table.quotedName() + " WHERE " + where)) {
       for (RowKey k : keys) {
         for (int i = 0; i < key.size(); i++) {
-          ps.setBytes(i + 1, k.value(i));
+          ValueCodec.bindExact(ps, i + 1, key.get(i), k.value(i));
         }
         deleted += ps.executeUpdate();
       }
@@ -144,12 +144,12 @@ public final class RowWriter {
             head.charAt(0) + ":" + rows.size(),
             k ->
                 head + String.join(", ", Collections.nCopies(rows.size(), rowPlaceholders)) + tail);
-    int columns = table.copyColumns().size();
+    List<ColumnDef> columns = table.copyColumns();
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       int p = 1;
       for (Row r : rows) {
-        for (int i = 0; i < columns; i++) {
-          ps.setBytes(p++, r.value(i));
+        for (int i = 0; i < columns.size(); i++) {
+          ValueCodec.bindExact(ps, p++, columns.get(i), r.value(i));
         }
       }
       ps.executeUpdate();

@@ -15,8 +15,11 @@ import io.reshard.core.schema.ColumnKind;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.Base64;
 
 /**
@@ -385,14 +388,37 @@ public final class ValueCodec {
   }
 
   /**
+   * Binds one exact value (as {@link #exactSelectExpression} read it) so that every driver sends
+   * what the server must parse: the server's own text of a number, a temporal value or an {@code
+   * ENUM}/{@code SET} index as a string (MySQL Connector/J sends bytes as a hex literal, which a
+   * numeric context reads as the number of its bytes, not as its text), every other value as its
+   * bytes. Null for NULL.
+   */
+  public static void bindExact(PreparedStatement ps, int index, ColumnDef column, byte[] value)
+      throws SQLException {
+    if (value == null) {
+      ps.setNull(index, Types.NULL);
+      return;
+    }
+    switch (column.kind()) {
+      case INTEGER, DECIMAL, FLOAT, DOUBLE, YEAR, DATE, DATETIME, TIMESTAMP, TIME, ENUM, SET ->
+          ps.setString(index, new String(value, StandardCharsets.ISO_8859_1));
+      default -> ps.setBytes(index, value);
+    }
+  }
+
+  /**
    * The expression that stores one bound value (as {@link #exactSelectExpression} read it) into the
-   * column: {@code ?}, or {@code CAST(? AS UNSIGNED)} for an {@code ENUM} index or {@code SET} bit
-   * mask.
+   * column: {@code ?}; {@code CAST(? AS UNSIGNED)} for an {@code ENUM} index or {@code SET} bit
+   * mask; {@code CONVERT(? USING utf8mb4)} for MySQL's JSON, which refuses a binary string (its
+   * text form, parsed again, is the same binary document).
    */
   public static String exactInsertParameter(ColumnDef column) {
-    return column.kind() == ColumnKind.ENUM || column.kind() == ColumnKind.SET
-        ? "CAST(? AS UNSIGNED)"
-        : "?";
+    return switch (column.kind()) {
+      case ENUM, SET -> "CAST(? AS UNSIGNED)";
+      case JSON -> "CONVERT(? USING utf8mb4)";
+      default -> "?";
+    };
   }
 
   /**
