@@ -1,6 +1,7 @@
 package io.reshard.switcher;
 
 import io.reshard.core.position.GtidPosition;
+import io.reshard.core.position.ServerPositions;
 import io.reshard.core.schema.TableSchemaReader;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Phase 1 of a workflow: checks what DESIGN 6 refuses (every problem at once, nothing written: the
@@ -105,6 +108,7 @@ final class CreatePhase implements Phase {
     reasons.addAll(rangeProblems(spec));
     VSchemaCheck vschema = new VSchemaCheck(spec.keyspace(), spec.vschema(), reasons);
     vschema.document();
+    mixedFlavors(flavors()).ifPresent(reasons::add);
     for (ShardServer source : spec.sources()) {
       String where = "source " + source.shard();
       try (Connection c = VSchemaCheck.connect(source)) {
@@ -133,6 +137,42 @@ final class CreatePhase implements Phase {
                       "target " + t.shard()));
     }
     return reasons;
+  }
+
+  /** Each server of the workflow (sources first) and its flavor, asked of the server. */
+  private Map<String, GtidPosition.Flavor> flavors() throws SQLException {
+    Map<String, GtidPosition.Flavor> m = new LinkedHashMap<>();
+    List<ShardServer> all = new ArrayList<>(spec.sources());
+    all.addAll(spec.targets());
+    for (ShardServer s : all) {
+      try (Connection c = ServerFence.connect(s)) {
+        m.put(s.endpointRef(), ServerPositions.flavorOf(c));
+      }
+    }
+    return m;
+  }
+
+  /**
+   * The refusal of a workflow whose servers are not all of one flavor: positions, snapshots and
+   * binlog forms differ between MySQL and MariaDB, and a mixed workflow is not tested.
+   */
+  static Optional<String> mixedFlavors(Map<String, GtidPosition.Flavor> byServer) {
+    if (byServer.values().stream().distinct().count() <= 1) {
+      return Optional.empty();
+    }
+    String servers =
+        byServer.entrySet().stream()
+            .map(
+                e ->
+                    e.getKey()
+                        + " "
+                        + (e.getValue() == GtidPosition.Flavor.MYSQL ? "MySQL" : "MariaDB"))
+            .collect(Collectors.joining(", "));
+    return Optional.of(
+        "the workflow's servers mix MySQL and MariaDB ("
+            + servers
+            + "); every source and target must be of one flavor: use target servers of the"
+            + " sources' flavor");
   }
 
   /** The moved tables that exist on target {@code t} and hold a row. */
