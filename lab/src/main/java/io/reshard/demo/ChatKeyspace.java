@@ -89,9 +89,7 @@ final class ChatKeyspace {
   EndpointResolver endpoints() {
     Map<String, JdbcEndpoint> m = new LinkedHashMap<>();
     for (ClusterDescriptor.Server s : cluster.mariadb()) {
-      m.put(
-          s.name(),
-          new JdbcEndpoint("jdbc:mariadb://" + s.host() + ":" + s.port() + "/", s.user(), ""));
+      m.put(s.name(), new JdbcEndpoint(s.jdbcUrl(""), s.user(), ""));
     }
     return EndpointResolver.of(m);
   }

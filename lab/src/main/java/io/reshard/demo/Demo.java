@@ -16,6 +16,7 @@ import io.reshard.router.ShardMapPublisher;
 import io.reshard.router.ShardMapTopicConfig;
 import io.reshard.router.TransactionMode;
 import io.reshard.switcher.KafkaWorkflowStore;
+import io.reshard.core.position.ServerPositions;
 import io.reshard.switcher.ShardServer;
 import io.reshard.switcher.WorkflowEngine;
 import io.reshard.switcher.WorkflowRunner;
@@ -238,7 +239,15 @@ public final class Demo {
   }
 
   private static ShardServer server(String shard, ClusterDescriptor.Server s, long captureId) {
-    return new ShardServer(shard, s.name(), s.host(), s.port(), s.user(), "", captureId);
+    return new ShardServer(
+        shard,
+        s.name(),
+        s.host(),
+        s.port(),
+        s.user(),
+        "",
+        captureId,
+        ServerPositions.parseFlavor(s.flavorOrDefault().id()));
   }
 
   private static long countMoved(ClusterDescriptor.Server s) throws Exception {

@@ -2,6 +2,7 @@ package io.reshard.demo;
 
 import io.reshard.cli.ExitCodes;
 import io.reshard.cluster.ClusterSpec;
+import io.reshard.cluster.Flavor;
 import io.reshard.cluster.LocalCluster;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -57,8 +58,16 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--base-port",
       defaultValue = "" + ClusterSpec.DEFAULT_MARIADB_BASE_PORT,
-      description = "First MariaDB port. Default: ${DEFAULT-VALUE}.")
+      description = "First database server port. Default: ${DEFAULT-VALUE}.")
   int basePort;
+
+  @Option(
+      names = "--flavor",
+      defaultValue = "mariadb",
+      description =
+          "The servers: mariadb (the machine's mariadbd) or mysql (MySQL 8.0.31 from Maven"
+              + " Central). Default: ${DEFAULT-VALUE}.")
+  String flavor;
 
   @Option(
       names = "--kafka-port",
@@ -71,6 +80,7 @@ public final class DemoCommand implements Callable<Integer> {
     if (!(scale > 0 && scale <= 20)) { // also refuses NaN
       throw new IllegalArgumentException("--scale must lie in (0, 20], got " + scale);
     }
+    Flavor servers = Flavor.parse(flavor);
     requireWritable(out);
     PrintWriter w = spec.commandLine().getOut();
     boolean ownDir = dir == null;
@@ -100,7 +110,10 @@ public final class DemoCommand implements Callable<Integer> {
     try {
       report =
           new Demo(w, scale, seed)
-              .run(new ClusterSpec(clusterDir, 4, 2, basePort, kafkaPort), keep, out);
+              .run(
+                  new ClusterSpec(clusterDir, 4, 2, basePort, kafkaPort, servers),
+                  keep,
+                  out);
     } finally {
       finished.set(true);
     }
