@@ -15,6 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -84,6 +85,15 @@ final class ChatKeyspace {
       a.add(new ShardAssignment(KeyRange.parse(SHARDS.get(i)), s.name(), true, true));
     }
     return ShardMap.first(NAME, vschema, a);
+  }
+
+  /**
+   * A message row's {@code created_at}, whichever driver read it (MariaDB Connector/J gives a
+   * {@code Timestamp}, MySQL Connector/J a {@code LocalDateTime}).
+   */
+  static LocalDateTime createdAt(Map<String, Object> row) {
+    Object v = row.get("created_at");
+    return v instanceof Timestamp t ? t.toLocalDateTime() : (LocalDateTime) v;
   }
 
   EndpointResolver endpoints() {

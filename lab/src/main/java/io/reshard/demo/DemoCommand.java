@@ -110,10 +110,7 @@ public final class DemoCommand implements Callable<Integer> {
     try {
       report =
           new Demo(w, scale, seed)
-              .run(
-                  new ClusterSpec(clusterDir, 4, 2, basePort, kafkaPort, servers),
-                  keep,
-                  out);
+              .run(new ClusterSpec(clusterDir, 4, 2, basePort, kafkaPort, servers), keep, out);
     } finally {
       finished.set(true);
     }

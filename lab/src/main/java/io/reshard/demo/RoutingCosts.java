@@ -2,7 +2,6 @@ package io.reshard.demo;
 
 import io.reshard.bench.LatencyRecorder;
 import io.reshard.router.Router;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -29,8 +28,7 @@ final class RoutingCosts {
     Map<String, Object> out = new LinkedHashMap<>();
     Random r = new Random(3);
     Comparator<Map<String, Object>> newest =
-        Comparator.<Map<String, Object>, Timestamp>comparing(m -> (Timestamp) m.get("created_at"))
-            .reversed();
+        Comparator.comparing(ChatKeyspace::createdAt).reversed();
     out.put(
         "by_id_with_channel",
         measure(

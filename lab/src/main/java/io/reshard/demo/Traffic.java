@@ -120,8 +120,7 @@ final class Traffic {
   void read(long seed) {
     Random r = new Random(seed);
     Comparator<Map<String, Object>> newest =
-        Comparator.<Map<String, Object>, Timestamp>comparing(m -> (Timestamp) m.get("created_at"))
-            .reversed();
+        Comparator.comparing(ChatKeyspace::createdAt).reversed();
     while (!stop.get()) {
       try {
         long id = 1 + r.nextInt(loadedChannel.length);
