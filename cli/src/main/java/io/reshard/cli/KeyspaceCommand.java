@@ -49,8 +49,11 @@ final class KeyspaceCommand {
             + " written) if the keyspace has a map already (replace its vschema with `keyspace"
             + " set-vschema`), its name is not 1 to 64 ASCII letters, digits and '_', a server"
             + " lacks its database, or the vschema does not fit the servers' tables: a missing"
-            + " table or column, a vindex type that cannot map its column, an unsharded vschema,"
-            + " a missing lookup table, or rows whose sharding key is NULL or unmappable.",
+            + " table or column, a vindex type that cannot map its column, a missing lookup table,"
+            + " or rows whose sharding key is NULL or unmappable.",
+        "An unsharded vschema (a keyspace of sequences) is published with its one shard, -, on"
+            + " one server (--shards=- --servers=dbN), without a fence row; every table it"
+            + " declares must exist there.",
         "With --cluster DIR the shards are the cluster's shard servers in order (or --servers);"
             + " the keyspace is the database of that name on each. With --config FILE each shard's"
             + " server is its shards[] entry (keyspace, shard).",

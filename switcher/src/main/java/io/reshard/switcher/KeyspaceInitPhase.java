@@ -1,5 +1,7 @@
 package io.reshard.switcher;
 
+import io.reshard.core.schema.TableSchemaReader;
+import io.reshard.router.KeyRange;
 import io.reshard.router.ReshardSchema;
 import io.reshard.router.ShardAssignment;
 import io.reshard.router.ShardMap;
@@ -75,15 +77,21 @@ public final class KeyspaceInitPhase implements Phase {
               + "`); to replace its vschema, run `reshard keyspace set-vschema`");
     }
     sharedServers().forEach(reasons::add);
-    VSchemaCheck check = new VSchemaCheck(keyspace, vschema, reasons);
-    check.document();
-    check.shards(shards);
+    if (vschema.sharded()) {
+      VSchemaCheck check = new VSchemaCheck(keyspace, vschema, reasons);
+      check.document();
+      check.shards(shards);
+    } else {
+      unshardedReasons(reasons);
+    }
     reasons.throwIfAny("keyspace init of " + keyspace + " refused");
     List<ShardAssignment> assignments = new ArrayList<>();
     for (ShardServer s : shards) {
-      try (Connection c = ServerFence.connect(s)) {
-        ReshardSchema.create(c);
-        ReshardSchema.setFence(c, keyspace, s.shard(), 1, true);
+      if (vschema.sharded()) { // an unsharded keyspace is never resharded: no fence
+        try (Connection c = ServerFence.connect(s)) {
+          ReshardSchema.create(c);
+          ReshardSchema.setFence(c, keyspace, s.shard(), 1, true);
+        }
       }
       assignments.add(new ShardAssignment(s.range(), s.endpointRef(), true, true));
     }
@@ -92,6 +100,47 @@ public final class KeyspaceInitPhase implements Phase {
       p.publish(v1);
     }
     return v1;
+  }
+
+  /**
+   * An unsharded keyspace (one that holds sequences, docs/router.md "Sequences") has the one shard
+   * {@code -}, whose server holds every table the vschema declares; it is published so that routers
+   * and workflows find its server, and is never resharded.
+   */
+  private void unshardedReasons(RefusalReasons reasons) throws SQLException {
+    if (shards.size() != 1 || !shards.get(0).range().equals(KeyRange.FULL)) {
+      reasons.add(
+          "the vschema is not sharded, so keyspace "
+              + keyspace
+              + " has exactly one shard, -, on one server (got "
+              + shards.stream().map(ShardServer::shard).toList()
+              + "): give --shards=- and one server, or set \"sharded\": true");
+      return;
+    }
+    ShardServer s = shards.get(0);
+    try (Connection c = ServerFence.connect(s)) {
+      if (!TableSchemaReader.databaseExists(c, keyspace)) {
+        reasons.add(
+            "server "
+                + s.endpointRef()
+                + " has no database "
+                + keyspace
+                + ": create it with the keyspace's tables first");
+        return;
+      }
+      for (String table : vschema.tables().keySet()) {
+        if (!TableSchemaReader.exists(c, keyspace, table)) {
+          reasons.add(
+              "table "
+                  + table
+                  + ", which the vschema declares, is not in "
+                  + keyspace
+                  + " on "
+                  + s.endpointRef()
+                  + ": create it (a sequence as docs/router.md \"Sequences\" shows)");
+        }
+      }
+    }
   }
 
   /** One database per keyspace per server (DESIGN 2): each shard needs a server of its own. */

@@ -224,7 +224,7 @@ class KeyspaceVSchemaIT {
   @Order(7)
   void everyReasonComesInOneRefusal() throws Exception {
     String v =
-        "{\"sharded\": false, \"vindexes\": {\"hash\": {\"type\": \"hash\"},"
+        "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"},"
             + " \"lk\": {\"type\": \"lookup_unique\", \"params\": {\"table\": \"lk\","
             + " \"from\": \"body\", \"to\": \"id\"}}}, \"tables\": {"
             + placed("messages", "chan", "hash")
@@ -236,10 +236,9 @@ class KeyspaceVSchemaIT {
             + placed("orders", "id", "hash")
             + "}}";
     String m = initRefused(ks, v).getMessage();
-    assertTrue(m.startsWith("keyspace init of " + ks + " refused, for 7 reasons"), m);
+    assertTrue(m.startsWith("keyspace init of " + ks + " refused, for 6 reasons"), m);
     for (String reason :
         List.of(
-            "the vschema is not sharded",
             "lookup vindex lk: its table lk is not a table of the vschema",
             "table messages has no column chan",
             "table users: its primary vindex hash (type hash) cannot map column email",
@@ -340,6 +339,48 @@ class KeyspaceVSchemaIT {
                     .run());
     assertTrue(
         e.getMessage().contains("has no shard map; run `reshard keyspace init`"), e.getMessage());
+  }
+
+  @Test
+  @Order(14)
+  void anUnshardedSequenceKeyspaceIsPublishedWithItsOneShardAndNoFence() throws Exception {
+    String seq = ks + "_seq";
+    String v = "{\"tables\": {\"messages_seq\": {\"type\": \"sequence\"}}}";
+    ClusterDescriptor.Server host = cluster.shards().get(0);
+    List<ShardServer> one = List.of(WrittenNothing.server("-", host));
+    SwitchRefusedException noDatabase =
+        assertThrows(
+            SwitchRefusedException.class,
+            () -> new KeyspaceInitPhase(seq, VSchema.parse(v), one, topic).run());
+    assertTrue(noDatabase.getMessage().contains("has no database " + seq), noDatabase.getMessage());
+    cluster.execute(host, "CREATE DATABASE `" + seq + "`");
+    SwitchRefusedException noTable =
+        assertThrows(
+            SwitchRefusedException.class,
+            () -> new KeyspaceInitPhase(seq, VSchema.parse(v), one, topic).run());
+    assertTrue(
+        noTable.getMessage().contains("table messages_seq, which the vschema declares, is not in"),
+        noTable.getMessage());
+    SwitchRefusedException twoShards =
+        assertThrows(
+            SwitchRefusedException.class,
+            () -> new KeyspaceInitPhase(seq, VSchema.parse(v), shards, topic).run());
+    assertTrue(
+        twoShards.getMessage().contains("has exactly one shard, -, on one server"),
+        twoShards.getMessage());
+    assertNothingWritten(seq);
+
+    try (var c = java.sql.DriverManager.getConnection(host.jdbcUrl(seq), host.user(), "")) {
+      io.reshard.router.Sequence.createTable(c, "messages_seq", 1, 100);
+    }
+    ShardMap v1 = new KeyspaceInitPhase(seq, VSchema.parse(v), one, topic).run();
+    assertEquals(1, v1.version());
+    assertEquals(1, v1.shards().size());
+    assertEquals("-", v1.shards().get(0).name());
+    assertEquals(host.name(), v1.shards().get(0).endpoint());
+    assertFalse(v1.vschema().sharded());
+    assertEquals(List.of(v1), ShardMapTopic.history(topic, seq));
+    assertEquals(0, WrittenNothing.fenceRowsAnywhere(cluster, seq), "no fence row");
   }
 
   private SetVSchemaPhase.Result setVSchema(VSchema v) throws Exception {
