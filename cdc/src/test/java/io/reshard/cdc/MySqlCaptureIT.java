@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -76,6 +77,57 @@ class MySqlCaptureIT {
       assertEquals("two", update.before().get("v"));
       assertEquals("deux", update.after().get("v"));
       assertEquals(1L, data.get(3).key().get("id"));
+    }
+  }
+
+  @Test
+  void aCompressedTransactionStopsCaptureNamingTheSettingAndItsFix(TestCluster cluster)
+      throws Exception {
+    assertStopsOn(
+        cluster,
+        "compressed",
+        "SET SESSION binlog_transaction_compression = ON",
+        "INSERT INTO compressed VALUES (2, '{\"a\": 2}')",
+        "SET GLOBAL binlog_transaction_compression = OFF");
+  }
+
+  @Test
+  void aPartialJsonUpdateStopsCaptureNamingTheSettingAndItsFix(TestCluster cluster)
+      throws Exception {
+    assertStopsOn(
+        cluster,
+        "partial",
+        "SET SESSION binlog_row_value_options = 'PARTIAL_JSON'",
+        "UPDATE partial SET j = JSON_SET(j, '$.a', 3) WHERE id = 1",
+        "SET GLOBAL binlog_row_value_options = ''");
+  }
+
+  /**
+   * Capture runs, then one session writes {@code table} with {@code setting}: capture stops at that
+   * transaction with a message that names the fix, instead of passing over its rows.
+   */
+  private static void assertStopsOn(
+      TestCluster cluster, String table, String setting, String write, String fix)
+      throws Exception {
+    ClusterDescriptor.Server shard = cluster.shards().get(0);
+    cluster.execute(
+        shard,
+        "CREATE TABLE " + table + " (id BIGINT PRIMARY KEY, j JSON) ENGINE=InnoDB",
+        "INSERT INTO " + table + " VALUES (1, '{\"a\": 1}')");
+    Map<String, String> raw = CaptureSupport.config(cluster, shard, "-");
+    raw.put("topic.prefix", cluster.topicPrefix() + "-" + table); // a stream of its own
+    CaptureConfig config = CaptureConfig.from(raw);
+    try (CaptureEngine engine = new CaptureEngine(config)) {
+      engine.start();
+      CaptureSupport.awaitCommitted(
+          engine, CaptureSupport.binlogPosition(cluster, shard), Duration.ofSeconds(60));
+      try (Connection c = cluster.connect(shard);
+          Statement st = c.createStatement()) {
+        st.execute(setting);
+        st.execute(write);
+      }
+      String message = CaptureSupport.awaitFailure(engine, Duration.ofSeconds(60)).getMessage();
+      assertTrue(message.contains(fix), message);
     }
   }
 }

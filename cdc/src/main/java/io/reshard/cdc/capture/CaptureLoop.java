@@ -199,6 +199,15 @@ final class CaptureLoop {
       case QUERY -> statements.onQuery((QueryEventData) d, h, txn);
       case XID -> endTransaction();
       case XA_PREPARE -> throw unsupported("an XA transaction (XA PREPARE) cannot be captured");
+      // set on the source after capture started (preflight refuses both at start)
+      case TRANSACTION_PAYLOAD ->
+          throw unsupported(
+              "a compressed transaction payload (binlog_transaction_compression = ON) cannot be"
+                  + " captured yet; SET GLOBAL binlog_transaction_compression = OFF");
+      case PARTIAL_UPDATE_ROWS_EVENT ->
+          throw unsupported(
+              "a partial JSON update (binlog_row_value_options = PARTIAL_JSON) has no full after"
+                  + " image; SET GLOBAL binlog_row_value_options = ''");
       case HEARTBEAT -> onIdle();
       default -> {
         // FORMAT_DESCRIPTION, GTID lists, checkpoints, INTVAR/RAND/USER_VAR: nothing to publish

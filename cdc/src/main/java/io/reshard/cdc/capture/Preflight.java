@@ -38,6 +38,10 @@ final class Preflight {
    * @param version {@code @@version}
    * @param grants the lines of {@code SHOW GRANTS}
    * @param databaseExists whether the captured database exists
+   * @param transactionCompression MySQL's {@code @@binlog_transaction_compression} (false where
+   *     absent)
+   * @param partialJson whether MySQL's {@code @@binlog_row_value_options} holds {@code
+   *     PARTIAL_JSON}
    */
   record ServerSettings(
       boolean logBin,
@@ -48,7 +52,34 @@ final class Preflight {
       long serverId,
       String version,
       List<String> grants,
-      boolean databaseExists) {
+      boolean databaseExists,
+      boolean transactionCompression,
+      boolean partialJson) {
+
+    /** Settings of a server that writes neither compressed payloads nor partial JSON. */
+    ServerSettings(
+        boolean logBin,
+        String binlogFormat,
+        String rowImage,
+        String rowMetadata,
+        boolean logBinCompress,
+        long serverId,
+        String version,
+        List<String> grants,
+        boolean databaseExists) {
+      this(
+          logBin,
+          binlogFormat,
+          rowImage,
+          rowMetadata,
+          logBinCompress,
+          serverId,
+          version,
+          grants,
+          databaseExists,
+          false,
+          false);
+    }
 
     boolean mariaDb() {
       return version.contains("MariaDB");
@@ -75,6 +106,8 @@ final class Preflight {
       }
       String metadata = optionalVariable(st, "@@binlog_row_metadata");
       String compress = optionalVariable(st, "@@log_bin_compress");
+      String payload = optionalVariable(st, "@@binlog_transaction_compression");
+      String valueOptions = optionalVariable(st, "@@binlog_row_value_options");
       List<String> grants = new ArrayList<>();
       try (ResultSet rs = st.executeQuery("SHOW GRANTS")) {
         while (rs.next()) {
@@ -91,7 +124,9 @@ final class Preflight {
           serverId,
           version,
           grants,
-          exists);
+          exists,
+          "1".equals(payload) || "ON".equalsIgnoreCase(payload),
+          valueOptions != null && valueOptions.toUpperCase(Locale.ROOT).contains("PARTIAL_JSON"));
     }
   }
 
@@ -125,6 +160,16 @@ final class Preflight {
     }
     if (s.logBinCompress()) {
       p.add("log_bin_compress is ON: capture cannot read compressed events; turn it OFF");
+    }
+    if (s.transactionCompression()) {
+      p.add(
+          "binlog_transaction_compression is ON: capture cannot read compressed transaction"
+              + " payloads yet; SET GLOBAL binlog_transaction_compression = OFF");
+    }
+    if (s.partialJson()) {
+      p.add(
+          "binlog_row_value_options is PARTIAL_JSON: a partial JSON update carries no full after"
+              + " image; SET GLOBAL binlog_row_value_options = ''");
     }
     if (s.serverId() == config.serverId()) {
       p.add(
