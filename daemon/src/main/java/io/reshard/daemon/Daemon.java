@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.reshard.cdc.CaptureEngine;
+import io.reshard.core.position.GtidPosition;
 import io.reshard.switcher.CaptureRegistry;
 import io.reshard.switcher.WorkflowStore;
 import java.net.URI;
@@ -117,7 +118,8 @@ public final class Daemon {
               server.user(),
               Secret.of(server.password()),
               server.captureServerId(),
-              null);
+              null,
+              server.flavorOrDefault() == GtidPosition.Flavor.MYSQL ? "mysql" : "mariadb");
       CaptureService service =
           new CaptureService(
               shard,

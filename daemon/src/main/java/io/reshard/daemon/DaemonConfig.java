@@ -13,6 +13,7 @@ import static io.reshard.core.config.Validators.intRange;
 import static io.reshard.core.config.Validators.longRange;
 import static io.reshard.core.config.Validators.matches;
 import static io.reshard.core.config.Validators.nonBlank;
+import static io.reshard.core.config.Validators.oneOf;
 import static io.reshard.core.config.Validators.shardName;
 
 import io.reshard.cdc.ApplyConfig;
@@ -170,7 +171,14 @@ public final class DaemonConfig {
               CaptureConfig.START_CURRENT,
               nonBlank(),
               "Where capture starts when no position is stored: current, earliest or a GTID"
-                  + " position."));
+                  + " position."),
+          new ConfigKey(
+              "flavor",
+              STRING,
+              "mariadb",
+              oneOf("mariadb", "mysql"),
+              "The server's flavor, which picks the JDBC driver and how positions are read:"
+                  + " mariadb or mysql."));
 
   /** The daemon's keys as one definition. */
   public static final ConfigDef DEF = new ConfigDef(KEYS);
@@ -378,6 +386,7 @@ public final class DaemonConfig {
     m.put("kafka.bootstrap.servers", bootstrap);
     m.put("topic.prefix", prefix);
     m.put("start.position", s.startPosition());
+    m.put("source.flavor", s.flavor() == null ? "mariadb" : s.flavor());
     return m;
   }
 

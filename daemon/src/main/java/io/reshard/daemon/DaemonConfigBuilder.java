@@ -142,6 +142,7 @@ public final class DaemonConfigBuilder {
       set(p + "port", Integer.toString(s.port()));
       set(p + "user", s.user());
       set(p + "server.id", Long.toString(DaemonConfig.CLUSTER_SERVER_ID_BASE + s.serverId()));
+      set(p + "flavor", s.flavorOrDefault().id());
     }
     return this;
   }
@@ -245,7 +246,8 @@ public final class DaemonConfigBuilder {
               v.get("user"),
               Secret.of(v.password("password")),
               v.getLong("server.id"),
-              v.get("start.position"));
+              v.get("start.position"),
+              v.get("flavor"));
       if (values.containsKey("kafka.bootstrap.servers") && values.containsKey("topic.prefix")) {
         try {
           CaptureConfig.from(

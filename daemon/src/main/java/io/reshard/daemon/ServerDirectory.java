@@ -72,7 +72,7 @@ public final class ServerDirectory {
               s.user(),
               s.password().reveal(),
               s.serverId(),
-              GtidPosition.Flavor.MARIADB));
+              ServerPositions.parseFlavor(s.flavor())));
       byShard.put(s.id(), name);
     }
     return new ServerDirectory(m, List.of(), byShard);

@@ -21,7 +21,21 @@ public record SourceShard(
     String user,
     Secret password,
     long serverId,
-    String startPosition) {
+    String startPosition,
+    String flavor) {
+
+  /** A shard on a MariaDB server. */
+  public SourceShard(
+      String keyspace,
+      String shard,
+      String host,
+      int port,
+      String user,
+      Secret password,
+      long serverId,
+      String startPosition) {
+    this(keyspace, shard, host, port, user, password, serverId, startPosition, "mariadb");
+  }
 
   /** {@code keyspace/shard}, the name of its capture service. */
   public String id() {

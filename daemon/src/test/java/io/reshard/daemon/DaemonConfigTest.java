@@ -35,6 +35,44 @@ class DaemonConfigTest {
   }
 
   @Test
+  void aShardsFlavorPicksItsCaptureDriverAndItsServerFlavor() throws Exception {
+    Path f =
+        yaml(
+            """
+            kafka.bootstrap.servers: k:1
+            shards:
+              - {keyspace: ks, shard: '-80', host: h1, user: u, server.id: 1, flavor: mysql}
+              - {keyspace: ks, shard: '80-', host: h2, user: u, server.id: 2}
+            """);
+    DaemonConfig c = DaemonConfig.load(f, List.of());
+    assertEquals("mysql", c.shards().get(0).flavor());
+    assertEquals("mariadb", c.shards().get(1).flavor(), "the default");
+    assertEquals(
+        io.reshard.core.position.GtidPosition.Flavor.MYSQL,
+        c.captureConfig(c.shards().get(0)).sourceFlavor());
+    ServerDirectory servers = ServerDirectory.forConfig(c);
+    assertEquals(
+        io.reshard.core.position.GtidPosition.Flavor.MYSQL,
+        servers.server("h1:3306", "-80").flavorOrDefault());
+    assertEquals(
+        io.reshard.core.position.GtidPosition.Flavor.MARIADB,
+        servers.server("h2:3306", "80-").flavorOrDefault());
+
+    Path bad =
+        yaml(
+            """
+            kafka.bootstrap.servers: k:1
+            shards:
+              - {keyspace: ks, shard: '-', host: h1, user: u, server.id: 1, flavor: oracle}
+            """);
+    DaemonConfigException e =
+        assertThrows(DaemonConfigException.class, () -> DaemonConfig.load(bad, List.of()));
+    assertTrue(
+        e.getMessage().contains("shards.0.flavor = 'oracle': must be one of [mariadb, mysql]"),
+        e.getMessage());
+  }
+
+  @Test
   void everyKeyHasItsDefaultAndOnlyTheBrokerIsRequired() {
     DaemonConfig c = DaemonConfig.builder().set("kafka.bootstrap.servers", "k:9092").validate();
     assertEquals("k:9092", c.bootstrapServers());
