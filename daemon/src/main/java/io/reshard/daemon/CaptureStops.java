@@ -103,14 +103,15 @@ final class CaptureStops {
       return stopped
           + "the way on: "
           + keep
-          + "fix what made the change impossible to publish (e.g. SET GLOBAL binlog_row_image ="
-          + " FULL), then run `reshard workflow resume "
+          + "fix what made the change impossible to publish (the stop's message names the"
+          + " setting or the change), then run `reshard workflow resume "
           + name
           + " --skip-capture-stop`: capture goes on from the source's position then, and `reshard"
           + " workflow diff "
           + name
-          + " --repair` must repair the changes it skipped before traffic switches; or cancel"
-          + " the workflow and create it again";
+          + " --repair` must repair the changes it skipped before traffic switches (both with"
+          + " the --cluster or --config you give every workflow command); or cancel the"
+          + " workflow and create it again";
     }
     if (f instanceof PositionLostException) {
       return stopped

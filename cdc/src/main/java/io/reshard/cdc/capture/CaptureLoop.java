@@ -203,11 +203,15 @@ final class CaptureLoop {
       case TRANSACTION_PAYLOAD ->
           throw unsupported(
               "a compressed transaction payload (binlog_transaction_compression = ON) cannot be"
-                  + " captured yet; SET GLOBAL binlog_transaction_compression = OFF");
+                  + " captured yet; turn it off in every session that writes the captured tables"
+                  + " (SET SESSION binlog_transaction_compression = OFF there, and SET GLOBAL"
+                  + " binlog_transaction_compression = OFF for new sessions)");
       case PARTIAL_UPDATE_ROWS_EVENT ->
           throw unsupported(
               "a partial JSON update (binlog_row_value_options = PARTIAL_JSON) has no full after"
-                  + " image; SET GLOBAL binlog_row_value_options = ''");
+                  + " image; turn it off in every session that writes the captured tables (SET"
+                  + " SESSION binlog_row_value_options = '' there, and SET GLOBAL"
+                  + " binlog_row_value_options = '' for new sessions)");
       case HEARTBEAT -> onIdle();
       default -> {
         // FORMAT_DESCRIPTION, GTID lists, checkpoints, INTVAR/RAND/USER_VAR: nothing to publish
