@@ -9,12 +9,16 @@ import io.reshard.router.ShardMapPublisher;
 import io.reshard.router.ShardMapTopic;
 import io.reshard.router.ShardMapTopicConfig;
 import io.reshard.router.VSchema;
+import io.reshard.router.VSchemaTable;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Keyspace init, the step before any workflow ({@code reshard keyspace init}): version 1 of a
@@ -128,18 +132,39 @@ public final class KeyspaceInitPhase implements Phase {
                 + ": create it with the keyspace's tables first");
         return;
       }
-      for (String table : vschema.tables().keySet()) {
-        if (!TableSchemaReader.exists(c, keyspace, table)) {
+      for (VSchemaTable table : vschema.tables().values()) {
+        if (!TableSchemaReader.exists(c, keyspace, table.name())) {
           reasons.add(
               "table "
-                  + table
+                  + table.name()
                   + ", which the vschema declares, is not in "
                   + keyspace
                   + " on "
                   + s.endpointRef()
                   + ": create it (a sequence as docs/router.md \"Sequences\" shows)");
+        } else if (table.isSequence()) {
+          sequenceLayoutProblem(c, table.name())
+              .ifPresent(p -> reasons.add(p, "on " + s.endpointRef()));
         }
       }
+    }
+  }
+
+  /** Why {@code table} cannot serve as a sequence, if it cannot: its columns or its row 0. */
+  private Optional<String> sequenceLayoutProblem(Connection c, String table) {
+    String fix =
+        ": a sequence needs the columns id, next_id and cache and the row id = 0"
+            + " (Sequence.createTable, docs/router.md \"Sequences\")";
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT next_id, cache FROM `" + keyspace + "`.`" + table + "` WHERE id = 0")) {
+      return rs.next()
+          ? Optional.empty()
+          : Optional.of("sequence table " + table + " has no row id = 0" + fix);
+    } catch (SQLException e) {
+      return Optional.of(
+          "sequence table " + table + " cannot be read as one (" + e.getMessage() + ")" + fix);
     }
   }
 

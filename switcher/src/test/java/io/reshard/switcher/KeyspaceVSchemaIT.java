@@ -368,6 +368,17 @@ class KeyspaceVSchemaIT {
     assertTrue(
         twoShards.getMessage().contains("has exactly one shard, -, on one server"),
         twoShards.getMessage());
+    cluster.execute(
+        host,
+        "CREATE TABLE `" + seq + "`.messages_seq (id INT PRIMARY KEY, foo INT) ENGINE=InnoDB");
+    SwitchRefusedException badLayout =
+        assertThrows(
+            SwitchRefusedException.class,
+            () -> new KeyspaceInitPhase(seq, VSchema.parse(v), one, topic).run());
+    assertTrue(
+        badLayout.getMessage().contains("sequence table messages_seq cannot be read as one"),
+        badLayout.getMessage());
+    cluster.execute(host, "DROP TABLE `" + seq + "`.messages_seq");
     assertNothingWritten(seq);
 
     try (var c = java.sql.DriverManager.getConnection(host.jdbcUrl(seq), host.user(), "")) {
