@@ -95,11 +95,19 @@ final class WorkflowStatusCommand implements Callable<Integer> {
                   ? " (the daemon starts it again by itself)"
                   : " (waits for `reshard workflow resume` once the cause is fixed)"));
     }
+    long stopped = 0;
+    for (JsonNode s : w.path("streams")) {
+      if ("ERROR".equals(s.path("state").asText())) {
+        stopped++;
+      }
+    }
     out.println(
         "  max lag:        "
-            + (w.has("max_lag_ms")
-                ? w.get("max_lag_ms").asLong() + " ms"
-                : ended(state) ? "none (its streams have ended)" : "unknown"));
+            + (stopped > 0
+                ? "unknown (" + stopped + " stream" + (stopped == 1 ? "" : "s") + " stopped)"
+                : w.has("max_lag_ms")
+                    ? w.get("max_lag_ms").asLong() + " ms"
+                    : ended(state) ? "none (its streams have ended)" : "unknown"));
     if (w.hasNonNull("journal_position")) {
       out.println("  writes switched at source position " + w.get("journal_position").asText());
     }

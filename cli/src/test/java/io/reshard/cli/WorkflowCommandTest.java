@@ -62,6 +62,24 @@ class WorkflowCommandTest {
   }
 
   @Test
+  void aStoppedStreamMakesTheLagUnknownNotZero() throws Exception {
+    StringWriter text = new StringWriter();
+    WorkflowStatusCommand.printStatus(
+        new PrintWriter(text, true),
+        JSON.readTree(
+            "{\"name\":\"split1\",\"keyspace\":\"chat\",\"state\":\"RUNNING\","
+                + "\"sources\":[\"-\"],\"targets\":[\"-80\",\"80-\"],\"max_lag_ms\":0,"
+                + "\"streams\":[{\"direction\":\"forward\",\"source\":\"-\",\"target\":\"-80\","
+                + "\"state\":\"ERROR\",\"lag_ms\":0,\"position\":{}},"
+                + "{\"direction\":\"forward\",\"source\":\"-\",\"target\":\"80-\","
+                + "\"state\":\"RUNNING\",\"lag_ms\":0,\"position\":{}}],"
+                + "\"hosted\":true}"));
+    String out = text.toString();
+    assertTrue(out.contains("max lag:        unknown (1 stream stopped)"), out);
+    assertTrue(!out.contains("max lag:        0 ms"), out);
+  }
+
+  @Test
   void timeoutsReadAsDurations() {
     CommandLine.Model.CommandSpec spec =
         new CommandLine(new WorkflowStatusCommand()).getCommandSpec();
