@@ -42,14 +42,22 @@ final class WorkflowCreateCommand implements Callable<Integer> {
   @Option(names = "--keyspace", required = true, description = "The keyspace.")
   String keyspace;
 
-  @Option(names = "--source", required = true, description = "The shard to split, e.g. c0-.")
-  String source;
+  @Option(
+      names = "--source",
+      required = true,
+      split = ",",
+      description =
+          "The shard to split, e.g. c0-, or several adjacent shards to merge or re-partition,"
+              + " e.g. --source=-40,40-80.")
+  List<String> source;
 
   @Option(
       names = "--targets",
       required = true,
       split = ",",
-      description = "The new shards, e.g. --targets=c0-e0,e0- (they must cover the source).")
+      description =
+          "The new shards, e.g. --targets=c0-e0,e0- (together they must cover the sources'"
+              + " range exactly, e.g. --targets=-80 for the merge above).")
   List<String> targets;
 
   @Option(
@@ -125,7 +133,7 @@ final class WorkflowCreateCommand implements Callable<Integer> {
   private Map<String, String> params() {
     Map<String, String> p = new LinkedHashMap<>();
     p.put("keyspace", keyspace);
-    p.put("source", source);
+    p.put("source", String.join(",", source));
     p.put("targets", String.join(",", targets));
     if (targetServers != null) {
       p.put("target_servers", String.join(",", targetServers));

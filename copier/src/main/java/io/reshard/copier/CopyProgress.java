@@ -75,6 +75,44 @@ public record CopyProgress(
     return new CopyProgress(workflow, tables, copied, estimated, rate, eta, done);
   }
 
+  /**
+   * The progress of several copies of the same tables (one per source of a merge) as one: per table
+   * the rows and estimates summed, the state the least advanced one's, the rates summed.
+   */
+  public static CopyProgress combine(String workflow, List<CopyProgress> each) {
+    if (each.size() == 1) {
+      return each.get(0);
+    }
+    java.util.Map<String, TableProgress> byTable = new java.util.LinkedHashMap<>();
+    for (CopyProgress p : each) {
+      for (TableProgress t : p.tables()) {
+        byTable.merge(t.table(), t, CopyProgress::sum);
+      }
+    }
+    List<TableProgress> tables = List.copyOf(byTable.values());
+    long copied = tables.stream().mapToLong(TableProgress::rowsCopied).sum();
+    long estimated = tables.stream().mapToLong(TableProgress::estimatedRows).sum();
+    double rate = each.stream().mapToDouble(CopyProgress::rowsPerSecond).sum();
+    boolean done = each.stream().allMatch(CopyProgress::done);
+    Optional<Duration> eta = done ? Optional.of(Duration.ZERO) : eta(estimated - copied, rate);
+    return new CopyProgress(workflow, tables, copied, estimated, rate, eta, done);
+  }
+
+  private static TableProgress sum(TableProgress a, TableProgress b) {
+    TableState state = a.state().compareTo(b.state()) <= 0 ? a.state() : b.state();
+    if (state == TableState.PENDING
+        && (a.state() != TableState.PENDING || b.state() != TableState.PENDING)) {
+      state = TableState.COPYING; // one source's part is copied or copying: the table is under way
+    }
+    long copied = a.rowsCopied() + b.rowsCopied();
+    long estimated = a.estimatedRows() + b.estimatedRows();
+    double rate = a.rowsPerSecond() + b.rowsPerSecond();
+    Optional<Duration> eta =
+        state == TableState.DONE ? Optional.of(Duration.ZERO) : eta(estimated - copied, rate);
+    return new TableProgress(
+        a.table(), state, copied, estimated, rate, eta, Math.max(a.chunkRows(), b.chunkRows()));
+  }
+
   /** The fraction done, 0 to 1. */
   public double fraction() {
     return done

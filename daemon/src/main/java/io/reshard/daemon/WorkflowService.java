@@ -422,12 +422,12 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
         new WorkflowSpecValidator(store, this::newestMap, servers::knows, servers::defaultTargets)
             .validate(name, p);
     String keyspace = request.keyspace();
-    String source = request.source();
+    List<String> sources = request.sources();
     List<String> targets = request.targets();
     List<String> targetServers = request.targetServers();
     Map<String, String> refs = request.servers();
     WorkflowSpec base =
-        spec(Workflow.create(name, keyspace, List.of(source), targets, null, Instant.now()), refs);
+        spec(Workflow.create(name, keyspace, sources, targets, null, Instant.now()), refs);
     WorkflowSpec spec =
         base.withAutoIncrement(autoIncrement, base.sequenceServers()).withTriggers(triggers);
     HostedWorkflow h = new HostedWorkflow(runner(spec));
@@ -449,7 +449,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
         "workflow "
             + name
             + " created: "
-            + source
+            + String.join(",", sources)
             + " -> "
             + targets
             + " on "

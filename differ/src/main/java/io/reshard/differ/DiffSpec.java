@@ -2,6 +2,7 @@ package io.reshard.differ;
 
 import io.reshard.core.placement.TargetShard;
 import io.reshard.router.JdbcEndpoint;
+import io.reshard.router.KeyRange;
 import io.reshard.router.KeyspaceId;
 import io.reshard.router.VSchema;
 import java.util.List;
@@ -24,6 +25,10 @@ import java.util.Objects;
  * @param targets the target shards: their ranges and servers, at least one, none overlapping
  * @param tables the tables to compare
  * @param vschema the keyspace's vschema: each table's primary vindex places its rows
+ * @param sourceRange the source shard's range when a target also holds rows of other sources (a
+ *     merge): a target row whose keyspace id is outside it belongs to another source's diff and is
+ *     left out; null to compare every target row (a split, whose targets hold only this source's
+ *     rows)
  */
 public record DiffSpec(
     String workflow,
@@ -31,7 +36,8 @@ public record DiffSpec(
     JdbcEndpoint source,
     List<TargetShard> targets,
     List<String> tables,
-    VSchema vschema) {
+    VSchema vschema,
+    KeyRange sourceRange) {
 
   /**
    * Checks the spec.
@@ -67,6 +73,17 @@ public record DiffSpec(
     }
   }
 
+  /** A diff whose targets hold only this source's rows: every target row is compared. */
+  public DiffSpec(
+      String workflow,
+      String keyspace,
+      JdbcEndpoint source,
+      List<TargetShard> targets,
+      List<String> tables,
+      VSchema vschema) {
+    this(workflow, keyspace, source, targets, tables, vschema, null);
+  }
+
   /** The diff of one target: the source's rows restricted to that target's range. */
   public DiffSpec(
       String workflow,
@@ -95,6 +112,11 @@ public record DiffSpec(
           "diff of workflow " + workflow + " has " + targets.size() + " targets, not one");
     }
     return targets.get(0);
+  }
+
+  /** Whether a target row of keyspace id {@code ksid} is this diff's to compare. */
+  public boolean comparesTargetRow(KeyspaceId ksid) {
+    return sourceRange == null || sourceRange.contains(ksid);
   }
 
   /** The index in {@link #targets()} of the target whose range holds {@code ksid}, or -1. */

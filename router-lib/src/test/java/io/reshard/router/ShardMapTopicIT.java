@@ -433,17 +433,33 @@ class ShardMapTopicIT {
     return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
   }
 
-  /** The topic's end offset counting every record, committed or not. */
+  /**
+   * The topic's end offset counting every record, committed or not, once no transaction is open on
+   * it: a commit returns before its marker is written to the partition, so the end read at once may
+   * not count it yet. Waits (at most 10 s) until the last stable offset reaches the end.
+   */
   private long endOffset() throws Exception {
     var partition = ShardMapTopic.partition(config.topic());
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     try (Admin admin = Admin.create(ShardMapTopic.adminProperties(config))) {
-      return admin
-          .listOffsets(
-              Map.of(partition, OffsetSpec.latest()),
-              new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
-          .partitionResult(partition)
-          .get()
-          .offset();
+      while (true) {
+        long end = endOffset(admin, partition, IsolationLevel.READ_UNCOMMITTED);
+        long stable = endOffset(admin, partition, IsolationLevel.READ_COMMITTED);
+        if (stable == end || System.nanoTime() > deadline) {
+          return end;
+        }
+        Thread.sleep(20);
+      }
     }
+  }
+
+  private static long endOffset(
+      Admin admin, org.apache.kafka.common.TopicPartition partition, IsolationLevel isolation)
+      throws Exception {
+    return admin
+        .listOffsets(Map.of(partition, OffsetSpec.latest()), new ListOffsetsOptions(isolation))
+        .partitionResult(partition)
+        .get()
+        .offset();
   }
 }

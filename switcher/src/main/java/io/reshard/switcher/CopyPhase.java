@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Phase 2 of a workflow (DESIGN 4.6): the copy of the source's existing rows into every target,
+ * Phase 2 of a workflow (DESIGN 4.6): the copy of the sources' existing rows into the targets,
  * while the forward streams apply every change after P0. The {@link Copier} continues a copy a
  * crash interrupted from the targets' {@code copy_state}; its convergence argument lives beside it.
  * {@link #progress} may be read from any thread while {@link #run} runs on another.
@@ -19,7 +19,7 @@ final class CopyPhase implements Phase {
   private final Streams streams;
   private final WorkflowEngine engine;
   private final CopierConfig config;
-  private volatile Copier copier;
+  private volatile List<Copier> copiers = List.of();
 
   CopyPhase(WorkflowSpec spec, Streams streams, WorkflowEngine engine, CopierConfig config) {
     this.spec = spec;
@@ -65,31 +65,44 @@ final class CopyPhase implements Phase {
 
   /**
    * Copies every moved table (from P0, or from where {@code copy_state} says); {@link #done} then
-   * records it.
+   * records it. With several sources (a merge or a re-partition), each source is copied in turn
+   * into the targets that overlap it, from its own P0, its progress kept under its own key ({@link
+   * WorkflowSpec#stateKey}); each source is read once for all its targets.
    *
    * @param w the record {@link #start} returned
    */
   void copy(Workflow w) throws Exception {
-    ShardServer source = spec.sources().get(0);
+    List<Copier> each = new java.util.ArrayList<>();
+    for (ShardServer source : spec.sources()) {
+      each.add(
+          Copier.builder(copySpec(w, source))
+              .config(config)
+              .coverage(StreamSeams.coverage(streams.capture(source.shard()).orElseThrow()))
+              .build());
+    }
+    copiers = List.copyOf(each); // all at once: progress counts every source from the start
+    for (Copier c : each) {
+      c.run();
+    }
+  }
+
+  /** What is copied from {@code source}: its rows, into the targets whose ranges overlap it. */
+  private CopySpec copySpec(Workflow w, ShardServer source) {
     List<TargetShard> targets =
-        spec.targets().stream().map(t -> new TargetShard(t.range(), t.endpoint())).toList();
-    CopySpec copy =
-        new CopySpec(
-            spec.name(),
-            spec.keyspace(),
-            source.endpoint(),
-            source.range(),
-            targets,
-            spec.tables(),
-            spec.vschema(),
-            w.p0());
-    Copier c =
-        Copier.builder(copy)
-            .config(config)
-            .coverage(StreamSeams.coverage(streams.capture(source.shard()).orElseThrow()))
-            .build();
-    copier = c;
-    c.run();
+        spec.targets().stream()
+            .filter(t -> t.range().intersects(source.range()))
+            .map(t -> new TargetShard(t.range(), t.endpoint()))
+            .toList();
+    return new CopySpec(
+        spec.stateKey(source),
+        spec.keyspace(),
+        source.endpoint(),
+        source.range(),
+        targets,
+        spec.tables(),
+        spec.vschema(),
+        // the copy runs before any reverse traffic, so the first forward generation's start is P0
+        w.forwardStart().getOrDefault(source.shard(), w.p0()));
   }
 
   /**
@@ -105,9 +118,9 @@ final class CopyPhase implements Phase {
         latest.withError(null, latest.updatedAt()), WorkflowState.RUNNING, "copy done");
   }
 
-  /** The copy's progress once it has started. */
+  /** The copy's progress once it has started: of every source copied or being copied so far. */
   Optional<CopyProgress> progress() {
-    Copier c = copier;
-    return c == null ? Optional.empty() : Optional.of(c.progress());
+    List<CopyProgress> each = copiers.stream().map(Copier::progress).toList();
+    return each.isEmpty() ? Optional.empty() : Optional.of(CopyProgress.combine(spec.name(), each));
   }
 }

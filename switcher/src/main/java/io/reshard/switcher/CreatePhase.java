@@ -62,7 +62,8 @@ final class CreatePhase implements Phase {
                 spec.keyspace(),
                 MapChanges.names(spec.sources()),
                 MapChanges.names(spec.targets()),
-                p0.values().iterator().next().toString(),
+                // one source: its position; several: each source's, as the journal holds G
+                p0.size() == 1 ? p0.values().iterator().next().toString() : p0.toString(),
                 now)
             .withServers(servers(), now)
             .withForward(1, Positions.strings(p0), now)
@@ -109,6 +110,10 @@ final class CreatePhase implements Phase {
     VSchemaCheck vschema = new VSchemaCheck(spec.keyspace(), spec.vschema(), reasons);
     vschema.document();
     mixedFlavors(flavors()).ifPresent(reasons::add);
+    stateKeyTooLong(spec).ifPresent(reasons::add);
+    if (spec.sources().size() > 1) {
+      reasons.addAll(SourceTables.differences(spec));
+    }
     for (ShardServer source : spec.sources()) {
       String where = "source " + source.shard();
       try (Connection c = VSchemaCheck.connect(source)) {
@@ -173,6 +178,33 @@ final class CreatePhase implements Phase {
             + servers
             + "); every source and target must be of one flavor: use target servers of the"
             + " sources' flavor");
+  }
+
+  /**
+   * The refusal of a name too long for the progress keys of a workflow of several sources ({@link
+   * WorkflowSpec#stateKey}: {@code NAME/SOURCE}, at most {@link WorkflowSpec#MAX_STATE_KEY}).
+   */
+  static Optional<String> stateKeyTooLong(WorkflowSpec spec) {
+    for (ShardServer s : spec.sources()) {
+      String key = spec.stateKey(s);
+      if (key.length() > WorkflowSpec.MAX_STATE_KEY) {
+        return Optional.of(
+            "the workflow name "
+                + spec.name()
+                + " is too long for a workflow of "
+                + spec.sources().size()
+                + " sources: its copy and diff keep their progress as "
+                + key
+                + " ("
+                + key.length()
+                + " characters, at most "
+                + WorkflowSpec.MAX_STATE_KEY
+                + "); choose a name of at most "
+                + (WorkflowSpec.MAX_STATE_KEY - 1 - s.shard().length())
+                + " characters");
+      }
+    }
+    return Optional.empty();
   }
 
   /** The moved tables that exist on target {@code t} and hold a row. */

@@ -13,10 +13,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The diff of every target against the source at one consistent position (DESIGN 4.7), or a repair
- * then a diff; the forward appliers are under the diff's control meanwhile (stopped, run to the
- * source's position, stopped there). {@link #record} stores whether the diff was clean. {@link
- * #progress} may be read from any thread while a diff runs on another.
+ * The diff of every target against each source it overlaps, at one consistent position per source
+ * (DESIGN 4.7, 4.9), or a repair then a diff; the forward appliers are under the diff's control
+ * meanwhile (stopped, run to the source's position, stopped there). {@link #record} stores whether
+ * the diff was clean. {@link #progress} may be read from any thread while a diff runs on another.
  */
 final class DiffPhase implements Phase {
   /** How long the diff waits for an applier to reach the source's position. */
@@ -50,7 +50,11 @@ final class DiffPhase implements Phase {
    *     timeout); the appliers run on as before
    */
   List<DiffReport> diff(Workflow w) throws Exception {
-    return differ(w, name()).runAll();
+    List<DiffReport> reports = new ArrayList<>();
+    for (Differ d : differs(w, name())) {
+      reports.addAll(d.runAll());
+    }
+    return reports;
   }
 
   /**
@@ -60,7 +64,11 @@ final class DiffPhase implements Phase {
    * @throws SwitchRefusedException as {@link #diff}, naming the repair
    */
   List<Differ.RepairResult> repair(Workflow w) throws Exception {
-    return differ(w, "repair").repairAll();
+    List<Differ.RepairResult> results = new ArrayList<>();
+    for (Differ d : differs(w, "repair")) {
+      results.addAll(d.repairAll());
+    }
+    return results;
   }
 
   /**
@@ -81,36 +89,53 @@ final class DiffPhase implements Phase {
   }
 
   /**
-   * The differ of every target against the source, with the forward appliers under its control.
+   * One differ per source, each of the targets that overlap it against that source, with those
+   * targets' forward appliers under its control on the source's topic: each source is compared at a
+   * consistent position G of its own. With several sources (a merge), each target is compared once
+   * per source it overlaps, with only the rows of that source's range ({@link
+   * DiffSpec#sourceRange}), its progress and reports under {@link WorkflowSpec#stateKey}.
    *
    * @param step what it is for, named in a refusal
    */
-  private Differ differ(Workflow w, String step) {
+  private List<Differ> differs(Workflow w, String step) {
     refuseIfForwardStopped(w, step);
     // the diff runs the appliers to the source's position, which a stopped capture never publishes
     streams.refuseIfCaptureStopped(spec.sources(), step);
-    ShardServer source = spec.sources().get(0);
+    chunks.set(0);
+    List<Differ> differs = new ArrayList<>();
+    for (ShardServer source : spec.sources()) {
+      differs.add(differ(source));
+    }
+    return differs;
+  }
+
+  private Differ differ(ShardServer source) {
     List<TargetShard> targets = new ArrayList<>();
     List<StreamControl> controls = new ArrayList<>();
     for (ShardServer t : spec.targets()) {
+      if (!t.range().intersects(source.range())) {
+        continue;
+      }
       targets.add(new TargetShard(t.range(), t.endpoint()));
       controls.add(
           StreamSeams.control(
               streams.forward().get(t.shard()),
               streams.topic(source.shard()),
               CATCH_UP_TIMEOUT,
-              () -> streams.captureFailure(spec.sources())));
+              () -> streams.captureFailure(List.of(source))));
     }
-    chunks.set(0);
-    // one diff for every target: the source is read once, its rows routed by keyspace id
+    boolean merge = spec.sources().size() > 1;
+    // one diff for every target of this source: the source is read once, its rows routed by
+    // keyspace id
     return new Differ(
         new DiffSpec(
-            spec.name(),
+            spec.stateKey(source),
             spec.keyspace(),
             source.endpoint(),
             targets,
             spec.tables(),
-            spec.vschema()),
+            spec.vschema(),
+            merge ? source.range() : null),
         config,
         controls,
         (t, chunk, lastKey) -> {

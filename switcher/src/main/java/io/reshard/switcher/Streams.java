@@ -7,7 +7,6 @@ import io.reshard.cdc.ChangeRecords;
 import io.reshard.core.position.CapturePosition;
 import io.reshard.core.position.GtidPosition;
 import io.reshard.core.state.StreamsTable;
-import io.reshard.router.ReshardException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,10 +18,11 @@ import java.util.function.Supplier;
 
 /**
  * The change streams of one workflow, run in this process: capture of every shard it needs (a
- * change topic per shard, workflow-independent), the forward appliers (sources to each target) and,
- * after the write switch, the reverse appliers (targets to each source). There is never a loop:
- * forward and reverse appliers never run at the same time. Not thread-safe: the runner drives it
- * from one thread.
+ * change topic per shard, workflow-independent), the forward appliers (one per target, reading the
+ * topics of the sources whose ranges overlap the target's) and, after the write switch, the reverse
+ * appliers (one per source, reading the topics of the targets that overlap it); each applier keeps
+ * only the rows of its own range (DESIGN 4.9). There is never a loop: forward and reverse appliers
+ * never run at the same time. Not thread-safe: the runner drives it from one thread.
  */
 final class Streams implements AutoCloseable {
   private final WorkflowSpec spec;
@@ -81,7 +81,7 @@ final class Streams implements AutoCloseable {
     forwardGeneration = generation;
     forwardStart = Map.copyOf(start);
     for (ShardServer t : spec.targets()) {
-      forward.put(t.shard(), applier(streamName(true, generation), t, spec.sources(), start));
+      forward.put(t.shard(), applier(streamName(true, generation), t, readBy(t, true), start));
     }
   }
 
@@ -98,8 +98,37 @@ final class Streams implements AutoCloseable {
     reverseGeneration = generation;
     reverseStart = Map.copyOf(start);
     for (ShardServer s : spec.sources()) {
-      reverse.put(s.shard(), applier(streamName(false, generation), s, spec.targets(), start));
+      reverse.put(s.shard(), applier(streamName(false, generation), s, readBy(s, false), start));
     }
+  }
+
+  /**
+   * The shards whose topics the forward applier into {@code into} reads (the sources that overlap
+   * it), or with {@code forwardDirection} false the reverse applier into source {@code into} (the
+   * targets that overlap it): a pair whose ranges do not meet has no row in common.
+   */
+  List<ShardServer> readBy(ShardServer into, boolean forwardDirection) {
+    List<ShardServer> from = forwardDirection ? spec.sources() : spec.targets();
+    return from.stream().filter(f -> f.range().intersects(into.range())).toList();
+  }
+
+  /** The server of the shard an applier of {@code appliers} writes into. */
+  private ShardServer into(Map<String, ApplyEngine> appliers, String shard) {
+    List<ShardServer> into = appliers == forward ? spec.targets() : spec.sources();
+    return into.stream().filter(t -> t.shard().equals(shard)).findFirst().orElseThrow();
+  }
+
+  /** The part of {@code byTopic} that the applier into {@code shard} reads. */
+  private Map<String, GtidPosition> readPart(
+      Map<String, ApplyEngine> appliers, String shard, Map<String, GtidPosition> byTopic) {
+    Map<String, GtidPosition> part = new LinkedHashMap<>();
+    for (ShardServer f : readBy(into(appliers, shard), appliers == forward)) {
+      String topic = topic(f.shard());
+      if (byTopic.containsKey(topic)) {
+        part.put(topic, byTopic.get(topic));
+      }
+    }
+    return part;
   }
 
   private ApplyEngine applier(
@@ -155,7 +184,7 @@ final class Streams implements AutoCloseable {
         a.close();
         forward.put(
             t.shard(),
-            applier(streamName(true, forwardGeneration), t, spec.sources(), forwardStart));
+            applier(streamName(true, forwardGeneration), t, readBy(t, true), forwardStart));
         n++;
       }
     }
@@ -165,7 +194,7 @@ final class Streams implements AutoCloseable {
         a.close();
         reverse.put(
             s.shard(),
-            applier(streamName(false, reverseGeneration), s, spec.targets(), reverseStart));
+            applier(streamName(false, reverseGeneration), s, readBy(s, false), reverseStart));
         n++;
       }
     }
@@ -180,48 +209,15 @@ final class Streams implements AutoCloseable {
     return reverse;
   }
 
-  /** Waits until every applier of {@code appliers} has applied every shard's position. */
-  boolean awaitApplied(
-      Map<String, ApplyEngine> appliers, Map<String, GtidPosition> positions, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    for (ApplyEngine a : appliers.values()) {
-      for (Map.Entry<String, GtidPosition> p : positions.entrySet()) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0 || !a.awaitApplied(topic(p.getKey()), p.getValue(), Duration.ofNanos(left))) {
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Pauses every applier of {@code appliers} at exactly {@code positions} (which they have
-   * applied): from then on they apply nothing, within one poll. {@link #freeze} closes them later.
-   */
-  void pauseAt(
-      Map<String, ApplyEngine> appliers, Map<String, GtidPosition> positions, Duration timeout) {
-    for (ApplyEngine a : appliers.values()) {
-      positions.forEach((shard, p) -> a.stopAt(topic(shard), p));
-    }
-    for (Map.Entry<String, ApplyEngine> e : appliers.entrySet()) {
-      for (Map.Entry<String, GtidPosition> p : positions.entrySet()) {
-        if (!e.getValue().awaitStopped(topic(p.getKey()), p.getValue(), timeout)) {
-          throw new ReshardException(
-              "the stream into " + e.getKey() + " did not pause at " + p.getValue());
-        }
-      }
-    }
-  }
-
   /**
    * Sets every applier of {@code appliers} to stop at exactly {@code positions} (which they need
    * not have applied yet) and waits until each has applied them and stopped there: the catch-up and
-   * the pause in one wait, woken by the commit that stops each stream. An applier of several topics
-   * (the reverse stream of a split) holds each topic at its stop point and stops once all are
-   * reached. The wait reads the captures of {@code from} between waits of {@link
-   * StreamSeams#CAPTURE_CHECK}: once one has stopped for good ({@link #captureFailure}) it ends at
-   * once, as on a timeout. On false the stop points stay set; {@link #resume} clears them.
+   * the pause in one wait, woken by the commit that stops each stream. Each applier gets the stop
+   * points of the topics it reads; one of several topics (the reverse stream of a split, the
+   * forward stream of a merge) holds each topic at its stop point and stops once all are reached.
+   * The wait reads the captures of {@code from} between waits of {@link StreamSeams#CAPTURE_CHECK}:
+   * once one has stopped for good ({@link #captureFailure}) it ends at once, as on a timeout. On
+   * false the stop points stay set; {@link #resume} clears them.
    *
    * @param from the shards whose topics {@code appliers} read
    * @return false if an applier did not stop there within {@code timeout}, is in error, or a
@@ -234,13 +230,18 @@ final class Streams implements AutoCloseable {
       List<ShardServer> from) {
     Map<String, GtidPosition> byTopic = new LinkedHashMap<>();
     positions.forEach((shard, p) -> byTopic.put(topic(shard), p));
-    for (ApplyEngine a : appliers.values()) {
-      a.stopAt(byTopic); // all at once: the applier must not stop on a part of them
-    }
+    Map<String, Map<String, GtidPosition>> parts = new LinkedHashMap<>();
+    appliers.forEach(
+        (shard, a) -> {
+          Map<String, GtidPosition> part = readPart(appliers, shard, byTopic);
+          parts.put(shard, part);
+          a.stopAt(part); // all at once: the applier must not stop on a part of them
+        });
     long deadline = System.nanoTime() + timeout.toNanos();
     for (String shard : List.copyOf(appliers.keySet())) {
-      for (Map.Entry<String, GtidPosition> p : byTopic.entrySet()) {
-        if (!awaitStoppedOrRestart(appliers, shard, byTopic, p, deadline, from)) {
+      Map<String, GtidPosition> part = parts.get(shard);
+      for (Map.Entry<String, GtidPosition> p : part.entrySet()) {
+        if (!awaitStoppedOrRestart(appliers, shard, part, p, deadline, from)) {
           return false;
         }
       }
@@ -294,14 +295,20 @@ final class Streams implements AutoCloseable {
   private ApplyEngine replacement(
       Map<String, ApplyEngine> appliers, String shard, Map<String, GtidPosition> byTopic) {
     boolean fwd = appliers == forward;
-    List<ShardServer> into = fwd ? spec.targets() : spec.sources();
-    ShardServer server =
-        into.stream().filter(t -> t.shard().equals(shard)).findFirst().orElseThrow();
+    ShardServer server = into(appliers, shard);
     return fwd
         ? applier(
-            streamName(true, forwardGeneration), server, spec.sources(), forwardStart, byTopic)
+            streamName(true, forwardGeneration),
+            server,
+            readBy(server, true),
+            forwardStart,
+            byTopic)
         : applier(
-            streamName(false, reverseGeneration), server, spec.targets(), reverseStart, byTopic);
+            streamName(false, reverseGeneration),
+            server,
+            readBy(server, false),
+            reverseStart,
+            byTopic);
   }
 
   /** Lets every applier of {@code appliers} run on: their stop points are cleared. */
@@ -355,8 +362,11 @@ final class Streams implements AutoCloseable {
    */
   List<WorkflowStatus.Stream> status() {
     List<WorkflowStatus.Stream> list = new ArrayList<>();
-    forward.forEach((target, a) -> list.add(status("forward", spec.sources(), target, a)));
-    reverse.forEach((source, a) -> list.add(status("reverse", spec.targets(), source, a)));
+    forward.forEach(
+        (target, a) -> list.add(status("forward", readBy(into(forward, target), true), target, a)));
+    reverse.forEach(
+        (source, a) ->
+            list.add(status("reverse", readBy(into(reverse, source), false), source, a)));
     return list;
   }
 

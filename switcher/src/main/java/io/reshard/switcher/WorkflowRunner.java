@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * same workflow the same way. One thread drives a runner's steps; {@link #status} may be read from
  * any thread.
  *
- * <p>Not yet: merges (one source shard per workflow).
+ * <p>Any N to M shape (DESIGN 4.9): one or more adjacent sources, targets that divide their union;
+ * a split is the case of one source.
  */
 public final class WorkflowRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WorkflowRunner.class);
@@ -67,7 +68,6 @@ public final class WorkflowRunner implements AutoCloseable {
    * @param captures the captures of this process (the daemon's); null for captures of its own
    * @param meters where the appliers' lag and throughput meters go (tags {@code workflow} = the
    *     stream, {@code target}), or null for none
-   * @throws IllegalArgumentException for more than one source shard (merges are not supported yet)
    */
   public WorkflowRunner(
       WorkflowSpec spec,
@@ -75,10 +75,6 @@ public final class WorkflowRunner implements AutoCloseable {
       ShardMapPublisher publisher,
       CaptureRegistry captures,
       MeterRegistry meters) {
-    if (spec.sources().size() != 1) {
-      throw new IllegalArgumentException(
-          "only splits of one source shard are supported yet, got " + spec.sources());
-    }
     this.spec = spec;
     this.engine = engine;
     this.publisher = publisher;

@@ -147,6 +147,18 @@ public record WorkflowSpec(
     return all;
   }
 
+  /**
+   * The key under which the copy and the diff of {@code source} keep their progress on the targets
+   * ({@code _reshard.copy_state}, {@code _reshard.diff_state}): the workflow's name for a workflow
+   * of one source, {@code NAME/SOURCE} when several sources write into one target.
+   */
+  public String stateKey(ShardServer source) {
+    return sources.size() == 1 ? name : name + "/" + source.shard();
+  }
+
+  /** The longest {@link #stateKey} the targets' state tables can hold. */
+  public static final int MAX_STATE_KEY = 64;
+
   /** The moved tables: every table with a primary vindex in the vschema. */
   public List<String> tables() {
     return vschema.tables().values().stream()

@@ -17,11 +17,12 @@ import java.util.function.Predicate;
 /**
  * The rules a request for a new workflow must pass before its {@link WorkflowSpec} exists and
  * before anything is written: a workflow name ({@link NameRules}) not taken yet, a keyspace name
- * ({@link NameRules}) with a shard map and the source shard in it, targets that divide the source's
- * range exactly ({@link TargetRanges}: each target equal to the source's range or outside it named
- * on its own), no other unfinished workflow on that shard, and one known server of its own per
- * target that holds no shard of the keyspace (one database per keyspace per server, DESIGN 2). The
- * checks that need the shard servers themselves are {@link CreatePhase}'s.
+ * ({@link NameRules}) with a shard map and the source shards in it (one for a split, several
+ * adjacent ones for a merge or a re-partition), targets that divide the sources' range exactly
+ * ({@link TargetRanges}: each target equal to a source's range or outside it named on its own), no
+ * other unfinished workflow on those shards, and one known server of its own per target that holds
+ * no shard of the keyspace (one database per keyspace per server, DESIGN 2). The checks that need
+ * the shard servers themselves are {@link CreatePhase}'s.
  *
  * <p>Errors: {@link IllegalArgumentException} for a malformed request (a bad workflow name, a
  * missing or malformed parameter, an unknown server, not as many target servers as targets), the
@@ -47,21 +48,22 @@ public final class WorkflowSpecValidator {
    *
    * @param name the workflow's name
    * @param keyspace its keyspace
-   * @param source the source shard's name (lower case)
+   * @param sources the source shards' names (lower case), in the request's order
    * @param targets the target shards' names (lower case), in the request's order
    * @param targetServers the target shards' servers, in the same order
-   * @param servers the server of every shard of the workflow, the source first
+   * @param servers the server of every shard of the workflow, the sources first
    */
   public record Request(
       String name,
       String keyspace,
-      String source,
+      List<String> sources,
       List<String> targets,
       List<String> targetServers,
       Map<String, String> servers) {
 
     /** Copies the collections. */
     public Request {
+      sources = List.copyOf(sources);
       targets = List.copyOf(targets);
       targetServers = List.copyOf(targetServers);
       servers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(servers));
@@ -109,8 +111,8 @@ public final class WorkflowSpecValidator {
    * Checks a request for a new workflow.
    *
    * @param name the workflow's name
-   * @param params {@code keyspace}, {@code source}, {@code targets} (comma-separated shard names)
-   *     and optionally {@code target_servers} (comma-separated, one per target)
+   * @param params {@code keyspace}, {@code source} and {@code targets} (each comma-separated shard
+   *     names) and optionally {@code target_servers} (comma-separated, one per target)
    * @return the request with every shard's server
    * @throws IllegalArgumentException if the request is malformed
    * @throws SwitchRefusedException naming every reason the keyspace's state refuses it; nothing was
@@ -119,12 +121,9 @@ public final class WorkflowSpecValidator {
   public Request validate(String name, Map<String, String> params) {
     checkName(name);
     String keyspace = required(params, "keyspace");
-    String source = required(params, "source").toLowerCase(Locale.ROOT);
-    List<String> targets =
-        List.of(required(params, "targets").toLowerCase(Locale.ROOT).split(",")).stream()
-            .map(String::strip)
-            .toList();
-    KeyRange sourceRange = KeyRange.parse(source);
+    List<String> sources = shardList(required(params, "source"));
+    List<String> targets = shardList(required(params, "targets"));
+    List<KeyRange> sourceRanges = sources.stream().map(KeyRange::parse).toList();
     List<KeyRange> targetRanges = targets.stream().map(KeyRange::parse).toList();
     Optional<List<String>> given = givenTargetServers(params, targets);
 
@@ -133,22 +132,34 @@ public final class WorkflowSpecValidator {
       reasons.add("a workflow named " + name + " exists already; choose another name");
     }
     NameRules.keyspaceProblem(keyspace).ifPresent(reasons::add);
-    reasons.addAll(TargetRanges.problems(List.of(sourceRange), targetRanges));
+    if (new HashSet<>(sources).size() != sources.size()) {
+      reasons.add("--source names a shard twice: " + sources);
+    }
+    reasons.addAll(TargetRanges.problems(sourceRanges, targetRanges));
     Optional<ShardMap> map = maps.apply(keyspace);
-    Optional<Shard> from = map.flatMap(m -> m.shard(sourceRange));
+    Map<String, Shard> from = new LinkedHashMap<>();
     List<String> targetServers = List.of();
     if (map.isEmpty()) {
       reasons.add("keyspace " + keyspace + " has no shard map; run `reshard keyspace init` first");
-    } else if (from.isEmpty()) {
-      reasons.add(
-          "keyspace "
-              + keyspace
-              + " has no shard "
-              + source
-              + "; its shards are "
-              + map.get().shards().stream().map(Shard::name).toList());
     } else {
-      List<String> moving = sourceMoving(keyspace, source);
+      for (int i = 0; i < sources.size(); i++) {
+        Optional<Shard> shard = map.get().shard(sourceRanges.get(i));
+        if (shard.isPresent()) {
+          from.put(sources.get(i), shard.get());
+        } else {
+          reasons.add(
+              "keyspace "
+                  + keyspace
+                  + " has no shard "
+                  + sources.get(i)
+                  + "; its shards are "
+                  + map.get().shards().stream().map(Shard::name).toList());
+        }
+      }
+    }
+    if (map.isPresent() && from.size() == sources.size()) {
+      List<String> moving = new ArrayList<>();
+      sources.forEach(source -> moving.addAll(sourceMoving(keyspace, source)));
       reasons.addAll(moving);
       Set<String> inUse = serversInUse(keyspace, map.get());
       try {
@@ -164,11 +175,16 @@ public final class WorkflowSpecValidator {
     }
     reasons.throwIfAny("workflow " + name + " not created");
     Map<String, String> servers = new LinkedHashMap<>();
-    servers.put(source, from.get().endpoint());
+    from.forEach((source, shard) -> servers.put(source, shard.endpoint()));
     for (int i = 0; i < targets.size(); i++) {
       servers.put(targets.get(i), targetServers.get(i));
     }
-    return new Request(name, keyspace, source, targets, targetServers, servers);
+    return new Request(name, keyspace, sources, targets, targetServers, servers);
+  }
+
+  /** A comma-separated list of shard names, lower case, each stripped. */
+  private static List<String> shardList(String value) {
+    return List.of(value.toLowerCase(Locale.ROOT).split(",")).stream().map(String::strip).toList();
   }
 
   /**

@@ -78,7 +78,7 @@ class WorkflowSpecValidatorTest {
   @Test
   void aValidRequestGetsTheDefaultServersAndEveryShardsServer() {
     WorkflowSpecValidator.Request r = validator().validate("split1", split());
-    assertEquals("80-", r.source());
+    assertEquals(List.of("80-"), r.sources());
     assertEquals(List.of("80-c0", "c0-"), r.targets(), "lower case, stripped");
     assertEquals(List.of("db5", "db6"), r.targetServers());
     assertEquals(Map.of("80-", "db2", "80-c0", "db5", "c0-", "db6"), r.servers());
@@ -257,5 +257,98 @@ class WorkflowSpecValidatorTest {
                     .validate(
                         "w", params("keyspace", "café", "source", "80-", "targets", "80-c0,c0-")));
     assertTrue(e.getMessage().contains("keyspace name \"café\" has 'é'"), e.getMessage());
+  }
+
+  // ---- several sources ----
+
+  @Test
+  void aMergeOfAdjacentShardsGetsEveryShardsServerSourcesFirst() {
+    WorkflowSpecValidator.Request r =
+        validator()
+            .validate("m1", params("keyspace", "chat", "source", "-80, 80-", "targets", "-"));
+    assertEquals(List.of("-80", "80-"), r.sources());
+    assertEquals(List.of("-"), r.targets());
+    assertEquals(List.of("db5"), r.targetServers());
+    assertEquals(List.of("-80", "80-", "-"), List.copyOf(r.servers().keySet()));
+    assertEquals(Map.of("-80", "db1", "80-", "db2", "-", "db5"), r.servers());
+  }
+
+  @Test
+  void aRepartitionOfTwoShardsOntoThreeUnevenRangesIsAccepted() {
+    WorkflowSpecValidator.Request r =
+        validator()
+            .validate(
+                "r1", params("keyspace", "chat", "source", "-80,80-", "targets", "-55,55-aa,aa-"));
+    assertEquals(List.of("-55", "55-aa", "aa-"), r.targets());
+    assertEquals(List.of("db5", "db6", "db7"), r.targetServers());
+  }
+
+  @Test
+  void sourcesThatAreNotAllShardsOrNamedTwiceAreRefusedWithEveryReason() {
+    SwitchRefusedException e =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                validator()
+                    .validate(
+                        "m2", params("keyspace", "chat", "source", "-40,40-80", "targets", "-80")));
+    assertTrue(
+        e.getMessage().contains("has no shard -40; its shards are [-80, 80-]"), e.getMessage());
+    assertTrue(e.getMessage().contains("has no shard 40-80"), e.getMessage());
+    SwitchRefusedException twice =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                validator()
+                    .validate(
+                        "m3",
+                        params("keyspace", "chat", "source", "80-,80-", "targets", "80-c0,c0-")));
+    assertTrue(twice.getMessage().contains("--source names a shard twice"), twice.getMessage());
+  }
+
+  @Test
+  void sourcesWithAGapOrTargetsThatMissPartOfTheirUnionAreRefused() {
+    ShardMap three =
+        ShardMap.first(
+            "chat",
+            MAP.vschema(),
+            List.of(
+                new ShardAssignment(KeyRange.parse("-40"), "db1", true, true),
+                new ShardAssignment(KeyRange.parse("40-80"), "db2", true, true),
+                new ShardAssignment(KeyRange.parse("80-"), "db7", true, true)));
+    map = Optional.of(three);
+    SwitchRefusedException gap =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                validator()
+                    .validate(
+                        "m4", params("keyspace", "chat", "source", "-40,80-", "targets", "-")));
+    assertTrue(gap.getMessage().contains("do not form one contiguous range"), gap.getMessage());
+    assertTrue(gap.getMessage().contains("a workflow moves adjacent shards"), gap.getMessage());
+    SwitchRefusedException part =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                validator()
+                    .validate(
+                        "m5", params("keyspace", "chat", "source", "-40,40-80", "targets", "-60")));
+    assertTrue(
+        part.getMessage().contains("the targets [-60] cover -60, not -80"), part.getMessage());
+    assertTrue(stored.isEmpty(), "nothing was written");
+  }
+
+  @Test
+  void aSourceInAnUnfinishedWorkflowRefusesTheMerge() {
+    stored.put("w", Workflow.create("w", "chat", List.of("80-"), List.of("80-c0", "c0-"), "p", T));
+    SwitchRefusedException e =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                validator()
+                    .validate(
+                        "m6", params("keyspace", "chat", "source", "-80,80-", "targets", "-")));
+    assertTrue(
+        e.getMessage().contains("shard 80- of chat is already in workflow w"), e.getMessage());
   }
 }

@@ -87,6 +87,11 @@ public final class TableDiffer {
   private final ExecutorService pool;
   private final DiffListener listener;
   private final SideReader reader;
+  private final SideReader targetReader;
+
+  /** How many more rows a merge's diff reads of a target per chunk than of the source. */
+  private static final int MERGE_TARGET_READ_FACTOR = 2;
+
   private final int sampleLimit;
   private final Tally[] tallies;
   private long chunk;
@@ -125,6 +130,12 @@ public final class TableDiffer {
     this.pool = pool;
     this.listener = listener;
     this.reader = new SideReader(table, config.chunkRows());
+    // a merge's target also holds other sources' rows in the chunk's key range: read more of them
+    // at once, or nearly every chunk would end early on a full target and be read again
+    this.targetReader =
+        spec.sourceRange() == null
+            ? reader
+            : new SideReader(table, config.chunkRows() * MERGE_TARGET_READ_FACTOR);
     this.sampleLimit = config.sampleLimit();
     this.tallies = new Tally[targets.size()];
   }
@@ -323,7 +334,8 @@ public final class TableDiffer {
         continue;
       }
       Target t = targets.get(i);
-      ChunkMatcher.Fixes fixes = ChunkMatcher.match(table, routed.get(i), tgt.get(i), tallies[i]);
+      ChunkMatcher.Fixes fixes =
+          ChunkMatcher.match(table, routed.get(i), ownRows(tgt.get(i)), tallies[i]);
       if (t.repairWriter() != null) {
         tallies[i].repaired(t.repairWriter().delete(t.writes(), fixes.delete()));
         tallies[i].repaired(t.repairWriter().replace(t.writes(), fixes.replace()));
@@ -335,6 +347,23 @@ public final class TableDiffer {
       t.writes().commit();
     }
     listener.chunkCompared(table.table(), ++chunk, bound);
+  }
+
+  /**
+   * The rows of a target's chunk that this diff compares: all of them, or in a merge those whose
+   * keyspace id is in the source's range (the others are another source's, compared by its diff).
+   */
+  private List<KeyedRow> ownRows(List<KeyedRow> rows) {
+    if (spec.sourceRange() == null) {
+      return rows;
+    }
+    List<KeyedRow> own = new ArrayList<>(rows.size());
+    for (KeyedRow r : rows) {
+      if (spec.comparesTargetRow(sharding.keyspaceId(r.row()))) {
+        own.add(r);
+      }
+    }
+    return own;
   }
 
   /** Routes a source chunk's rows by keyspace id to the active targets. */
@@ -366,7 +395,7 @@ public final class TableDiffer {
     List<Future<List<KeyedRow>>> reads = new ArrayList<>();
     for (int i = 0; i < targets.size(); i++) {
       Connection c = targets.get(i).read();
-      reads.add(active[i] ? pool.submit(() -> reader.read(c, from, bound)) : null);
+      reads.add(active[i] ? pool.submit(() -> targetReader.read(c, from, bound)) : null);
     }
     return reads;
   }
@@ -393,7 +422,7 @@ public final class TableDiffer {
     for (int i = 0; i < tgt.size(); i++) {
       List<KeyedRow> rows = tgt.get(i);
       if (active[i]
-          && rows.size() == reader.limit()
+          && rows.size() == targetReader.limit()
           && (bound == null || !keyOf(rows).equals(bound))) {
         return i;
       }

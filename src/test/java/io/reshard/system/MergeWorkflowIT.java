@@ -1,0 +1,391 @@
+package io.reshard.system;
+
+import static io.reshard.system.ReshardLauncherIT.reshard;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.reshard.cluster.ClusterDaemon;
+import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.router.EndpointResolver;
+import io.reshard.router.JdbcEndpoint;
+import io.reshard.router.KafkaShardMapSource;
+import io.reshard.router.Router;
+import io.reshard.router.Shard;
+import io.reshard.router.ShardMap;
+import io.reshard.router.ShardMapTopic;
+import io.reshard.router.ShardMapTopicConfig;
+import io.reshard.router.Vindex;
+import io.reshard.router.VindexType;
+import io.reshard.system.ReshardLauncherIT.Run;
+import io.reshard.testkit.LocalClusterExtension;
+import io.reshard.testkit.TestCluster;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Workflows of several sources (DESIGN 4.9), CLI and daemon only, under router writers that insert
+ * rows and increment their counters the whole time: a merge of {@code -80} and {@code 80-} into
+ * {@code -} (copy, diff, reads, writes, reverse traffic, diff, writes again, complete), and a
+ * re-partition of the same two shards onto three uneven ranges {@code -55,55-aa,aa-} (copy, diff,
+ * writes, complete). Afterwards plain SQL on the owners of the final map: every acknowledged row
+ * exactly once, on its owner, with exactly as many increments as were acknowledged (a write a stale
+ * owner had accepted would be missing there).
+ */
+@ExtendWith(LocalClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MergeWorkflowIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Vindex HASH = Vindex.of(VindexType.HASH);
+  private static final String TABLE =
+      "CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, n INT NOT NULL,"
+          + " body VARCHAR(60) NOT NULL) ENGINE=InnoDB";
+
+  private final TestCluster cluster;
+  private final Path dir;
+  private final List<Path> files = new ArrayList<>();
+  private final List<String> keyspaces = new ArrayList<>();
+
+  MergeWorkflowIT(TestCluster cluster) {
+    this.cluster = cluster;
+    this.dir = cluster.dir();
+  }
+
+  @AfterAll
+  void stopTheDaemon() throws Exception {
+    reshard("daemon", "stop", "--cluster", dir.toString());
+    for (Path f : files) {
+      Files.deleteIfExists(f);
+    }
+    for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
+      cluster.execute(s, "SET GLOBAL read_only = OFF");
+      for (String ks : keyspaces) {
+        if (!ks.equals(cluster.database())) {
+          cluster.execute(s, "DROP DATABASE IF EXISTS `" + ks + "`");
+        }
+      }
+    }
+  }
+
+  @Test
+  void aMergeOfTwoShardsIntoOneGoesBackAndForthAndCompletes() throws Exception {
+    String ks = cluster.database();
+    ClusterDescriptor.Server a = cluster.shards().get(0);
+    ClusterDescriptor.Server b = cluster.shards().get(1);
+    initKeyspace(ks, a, b);
+    try (Writers writers = new Writers(ks)) {
+      Run created =
+          cli(
+              "workflow",
+              "create",
+              "--keyspace",
+              ks,
+              "--source=-80,80-",
+              "--targets=-",
+              "--target-servers=" + cluster.spares().get(0).name(),
+              "merge");
+      assertEquals(0, created.exit(), created.err());
+      assertTrue(created.out().contains("-80,80- -> [-]"), created.out());
+      awaitCopyDone("merge");
+      JsonNode streams = status("merge").get("streams");
+      assertEquals(1, streams.size(), streams.toString());
+      assertEquals("-80,80-", streams.get(0).get("source").asText(), "it reads both sources");
+      assertClean(diff("merge"));
+      assertEquals(0, cli("workflow", "switch-traffic", "merge", "--reads").exit());
+      Run writes = cli("workflow", "switch-traffic", "merge", "--writes");
+      assertEquals(0, writes.exit(), writes.err());
+      Thread.sleep(1000);
+      Run reverse = cli("workflow", "reverse-traffic", "merge");
+      assertEquals(0, reverse.exit(), reverse.err());
+      Thread.sleep(1000);
+      assertClean(diff("merge"));
+      Run again = cli("workflow", "switch-traffic", "merge", "--writes");
+      assertEquals(0, again.exit(), again.err());
+      Thread.sleep(1000);
+      Run complete = cli("workflow", "complete", "merge");
+      assertEquals(0, complete.exit(), complete.err());
+      writers.stopAndCheck("merge");
+    }
+  }
+
+  @Test
+  void aRepartitionOfTwoShardsOntoThreeUnevenRangesSwitchesAndCompletes() throws Exception {
+    String ks = cluster.database() + "_r";
+    ClusterDescriptor.Server a = cluster.shards().get(0);
+    ClusterDescriptor.Server b = cluster.shards().get(1);
+    for (ClusterDescriptor.Server s : List.of(a, b)) {
+      cluster.execute(s, "CREATE DATABASE `" + ks + "`", "USE `" + ks + "`", TABLE);
+    }
+    initKeyspace(ks, a, b);
+    try (Writers writers = new Writers(ks)) {
+      Run created =
+          cli(
+              "workflow",
+              "create",
+              "--keyspace",
+              ks,
+              "--source=-80,80-",
+              "--targets=-55,55-aa,aa-",
+              "--target-servers="
+                  + String.join(
+                      ",",
+                      cluster.shards().get(2).name(),
+                      cluster.shards().get(3).name(),
+                      cluster.spares().get(1).name()),
+              "repartition");
+      assertEquals(0, created.exit(), created.err());
+      awaitCopyDone("repartition");
+      JsonNode streams = status("repartition").get("streams");
+      assertEquals(3, streams.size(), streams.toString());
+      Map<String, String> reads = new HashMap<>();
+      streams.forEach(st -> reads.put(st.get("target").asText(), st.get("source").asText()));
+      // each target reads only the sources its range overlaps
+      assertEquals(Map.of("-55", "-80", "55-aa", "-80,80-", "aa-", "80-"), reads);
+      assertClean(diff("repartition"));
+      Run writes = cli("workflow", "switch-traffic", "repartition", "--writes");
+      assertEquals(0, writes.exit(), writes.err());
+      Thread.sleep(1000);
+      Run complete = cli("workflow", "complete", "repartition");
+      assertEquals(0, complete.exit(), complete.err());
+      writers.stopAndCheck("repartition");
+    }
+  }
+
+  /** Rows on both shards, the keyspace initialised on them, the daemon started. */
+  private void initKeyspace(String ks, ClusterDescriptor.Server a, ClusterDescriptor.Server b)
+      throws Exception {
+    keyspaces.add(ks);
+    if (ks.equals(cluster.database())) {
+      cluster.execute(a, TABLE);
+      cluster.execute(b, TABLE);
+    }
+    for (long id = 1; id <= 2000; id++) {
+      ClusterDescriptor.Server s =
+          io.reshard.router.KeyRange.parse("-80").contains(HASH.keyspaceId(id)) ? a : b;
+      try (Connection c = cluster.connect(s);
+          Statement st = c.createStatement()) {
+        st.execute(
+            "INSERT INTO `" + ks + "`.items VALUES (" + id + ", 0, 'seed " + id + "')");
+      }
+    }
+    Run init =
+        cli(
+            "keyspace",
+            "init",
+            "--keyspace",
+            ks,
+            "--vschema",
+            file(
+                "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}},"
+                    + " \"tables\": {\"items\": {\"column_vindexes\": [{\"column\": \"id\","
+                    + " \"name\": \"hash\"}]}}}"),
+            "--shards=-80,80-",
+            "--servers=" + a.name() + "," + b.name());
+    assertEquals(0, init.exit(), init.err());
+    startDaemon();
+  }
+
+  /**
+   * Four router threads, each inserting rows of its own ids and incrementing the counter of a row
+   * inserted before; every acknowledged write is counted.
+   */
+  private final class Writers implements AutoCloseable {
+    private final Map<Long, Integer> increments = new ConcurrentHashMap<>();
+    private final AtomicInteger errors = new AtomicInteger();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final ExecutorService pool = Executors.newFixedThreadPool(4);
+    private final KafkaShardMapSource maps;
+    private final Router router;
+    private final List<Future<?>> threads = new ArrayList<>();
+
+    Writers(String ks) {
+      maps = KafkaShardMapSource.start(topic(), ks);
+      router = Router.builder(maps, endpoints()).build();
+      for (int t = 0; t < 4; t++) {
+        long first = 1_000_000L * (t + 1);
+        threads.add(pool.submit(() -> write(first)));
+      }
+    }
+
+    private void write(long first) {
+      long next = first;
+      while (!stop.get()) {
+        try {
+          long id = next;
+          router.insert("items", Map.of("id", id, "n", 0, "body", "written " + id));
+          increments.put(id, 0);
+          next++;
+          long old = first + (id * 7919) % (next - first);
+          int changed =
+              router.inTransaction(
+                  tx -> tx.update("items", old, "UPDATE items SET n = n + 1 WHERE id = ?", old));
+          assertEquals(1, changed, "row " + old + " exists");
+          increments.merge(old, 1, Integer::sum);
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          return;
+        } catch (RuntimeException e) {
+          errors.incrementAndGet();
+          System.err.println("[merge workflow] write: " + e);
+        }
+      }
+    }
+
+    /** Stops the writers; checks every acknowledged write on the owners of the final map. */
+    void stopAndCheck(String workflow) throws Exception {
+      stop.set(true);
+      for (Future<?> f : threads) {
+        f.get();
+      }
+      assertEquals(0, errors.get(), "every write through the router succeeded");
+      assertTrue(increments.size() > 50, "rows written: " + increments.size());
+      Map<Long, Integer> found = new HashMap<>();
+      Map<Long, Integer> copies = new HashMap<>();
+      ShardMap map = maps.current();
+      for (Shard shard : map.shards()) {
+        assertTrue(shard.servesWrites(), "after complete only owners are left: " + map);
+        try (Connection c = cluster.connect(server(shard.endpoint()));
+            Statement st = c.createStatement();
+            ResultSet rs =
+                st.executeQuery("SELECT id, n FROM `" + router.keyspace() + "`.items")) {
+          while (rs.next()) {
+            long id = rs.getLong(1);
+            assertTrue(
+                shard.range().contains(HASH.keyspaceId(id)),
+                "row " + id + " on " + shard.name() + " belongs there");
+            found.put(id, rs.getInt(2));
+            copies.merge(id, 1, Integer::sum);
+          }
+        }
+      }
+      List<String> wrong = new ArrayList<>();
+      increments.forEach(
+          (id, n) -> {
+            if (copies.getOrDefault(id, 0) != 1 || !n.equals(found.get(id))) {
+              wrong.add(id + ": " + copies.get(id) + " copies, n " + found.get(id) + " not " + n);
+            }
+          });
+      assertTrue(wrong.isEmpty(), "acknowledged writes not exactly on their owner: " + wrong);
+      System.err.println(
+          "[merge workflow] "
+              + workflow
+              + ": "
+              + increments.size()
+              + " rows written and "
+              + increments.values().stream().mapToInt(Integer::intValue).sum()
+              + " increments acknowledged, each exactly once on its owner of "
+              + map);
+    }
+
+    @Override
+    public void close() throws Exception {
+      stop.set(true);
+      pool.shutdownNow();
+      router.close();
+      maps.close();
+    }
+  }
+
+  // ---- the CLI -----------------------------------------------------------------------------
+
+  private String file(String text) throws Exception {
+    Path f = Files.createTempFile("vschema", ".json");
+    Files.writeString(f, text, StandardCharsets.UTF_8);
+    files.add(f);
+    return f.toString();
+  }
+
+  private ClusterDescriptor.Server server(String name) {
+    return cluster.descriptor().mariadb().stream()
+        .filter(s -> s.name().equals(name))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private ShardMapTopicConfig topic() {
+    return ShardMapTopicConfig.builder()
+        .bootstrapServers(cluster.bootstrap())
+        .topic(ShardMapTopic.DEFAULT_NAME)
+        .build();
+  }
+
+  private EndpointResolver endpoints() {
+    Map<String, JdbcEndpoint> m = new LinkedHashMap<>();
+    for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
+      m.put(s.name(), new JdbcEndpoint(s.jdbcUrl(""), s.user(), ""));
+    }
+    return EndpointResolver.of(m);
+  }
+
+  private void startDaemon() throws Exception {
+    if (ClusterDaemon.running(dir).isPresent()) {
+      reshard("daemon", "stop", "--cluster", dir.toString());
+    }
+    Run r =
+        reshard(
+            "daemon",
+            "--cluster",
+            dir.toString(),
+            "--set",
+            "topic.prefix=" + cluster.topicPrefix(),
+            "--set",
+            "workflows.topic=" + cluster.topicPrefix() + ".workflows",
+            "--background");
+    assertEquals(0, r.exit(), r.out() + r.err());
+  }
+
+  private Run cli(String... args) throws Exception {
+    List<String> a = new ArrayList<>(List.of(args));
+    a.add(2, "--cluster=" + dir);
+    return reshard(a.toArray(String[]::new));
+  }
+
+  private JsonNode status(String name) throws Exception {
+    Run r = cli("workflow", "status", name, "--output", "json");
+    assertEquals(0, r.exit(), r.err());
+    return JSON.readTree(r.out());
+  }
+
+  private void awaitCopyDone(String name) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+    while (true) {
+      JsonNode w = status(name);
+      if (w.path("copy_done").asBoolean(false)) {
+        return;
+      }
+      assertTrue(System.nanoTime() < deadline, "the copy did not finish: " + w);
+      Thread.sleep(500);
+    }
+  }
+
+  private JsonNode diff(String name) throws Exception {
+    Run r = cli("workflow", "diff", name, "--output", "json");
+    assertTrue(r.exit() == 0 || r.exit() == 4, r.out() + r.err());
+    return JSON.readTree(r.out());
+  }
+
+  private static void assertClean(JsonNode report) {
+    assertTrue(report.get("clean").asBoolean(), report.toString());
+  }
+}
