@@ -11,6 +11,7 @@ import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.router.EndpointResolver;
 import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KafkaShardMapSource;
+import io.reshard.router.KeyRange;
 import io.reshard.router.Router;
 import io.reshard.router.Shard;
 import io.reshard.router.ShardMap;
@@ -46,9 +47,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Workflows of several sources (DESIGN 4.9), CLI and daemon only, under router writers that insert
- * rows and increment their counters the whole time: a merge of {@code -80} and {@code 80-} into
- * {@code -} (copy, diff, reads, writes, reverse traffic, diff, writes again, complete), and a
- * re-partition of the same two shards onto three uneven ranges {@code -55,55-aa,aa-} (copy, diff,
+ * rows and increment their counters the whole time, each from {@code -80,80-}: a merge into {@code
+ * -} (copy, diff, reads, writes, reverse traffic, diff, writes again, complete), a re-partition
+ * onto three uneven ranges {@code -55,55-aa,aa-} and a split of both into four (copy, diff, reads,
  * writes, complete). Afterwards plain SQL on the owners of the final map: every acknowledged row
  * exactly once, on its owner, with exactly as many increments as were acknowledged (a write a stale
  * owner had accepted would be missing there).
@@ -90,54 +91,56 @@ class MergeWorkflowIT {
 
   @Test
   void aMergeOfTwoShardsIntoOneGoesBackAndForthAndCompletes() throws Exception {
-    String ks = cluster.database();
-    ClusterDescriptor.Server a = cluster.shards().get(0);
-    ClusterDescriptor.Server b = cluster.shards().get(1);
-    initKeyspace(ks, a, b);
-    try (Writers writers = new Writers(ks)) {
-      Run created =
-          cli(
-              "workflow",
-              "create",
-              "--keyspace",
-              ks,
-              "--source=-80,80-",
-              "--targets=-",
-              "--target-servers=" + cluster.spares().get(0).name(),
-              "merge");
-      assertEquals(0, created.exit(), created.err());
-      assertTrue(created.out().contains("-80,80- -> [-]"), created.out());
-      awaitCopyDone("merge");
-      JsonNode streams = status("merge").get("streams");
-      assertEquals(1, streams.size(), streams.toString());
-      assertEquals("-80,80-", streams.get(0).get("source").asText(), "it reads both sources");
-      assertClean(diff("merge"));
-      assertEquals(0, cli("workflow", "switch-traffic", "merge", "--reads").exit());
-      Run writes = cli("workflow", "switch-traffic", "merge", "--writes");
-      assertEquals(0, writes.exit(), writes.err());
-      Thread.sleep(1000);
-      Run reverse = cli("workflow", "reverse-traffic", "merge");
-      assertEquals(0, reverse.exit(), reverse.err());
-      Thread.sleep(1000);
-      assertClean(diff("merge"));
-      Run again = cli("workflow", "switch-traffic", "merge", "--writes");
-      assertEquals(0, again.exit(), again.err());
-      Thread.sleep(1000);
-      Run complete = cli("workflow", "complete", "merge");
-      assertEquals(0, complete.exit(), complete.err());
-      writers.stopAndCheck("merge");
-    }
+    JsonNode streams =
+        run(cluster.database(), "merge", "-", List.of(cluster.spares().get(0).name()), true);
+    assertEquals(1, streams.size(), streams.toString());
+    assertEquals("-80,80-", streams.get(0).get("source").asText(), "it reads both sources");
   }
 
   @Test
   void aRepartitionOfTwoShardsOntoThreeUnevenRangesSwitchesAndCompletes() throws Exception {
-    String ks = cluster.database() + "_r";
-    ClusterDescriptor.Server a = cluster.shards().get(0);
-    ClusterDescriptor.Server b = cluster.shards().get(1);
-    for (ClusterDescriptor.Server s : List.of(a, b)) {
-      cluster.execute(s, "CREATE DATABASE `" + ks + "`", "USE `" + ks + "`", TABLE);
-    }
-    initKeyspace(ks, a, b);
+    JsonNode streams =
+        run(
+            cluster.database() + "_r",
+            "repartition",
+            "-55,55-aa,aa-",
+            List.of(
+                cluster.shards().get(2).name(),
+                cluster.shards().get(3).name(),
+                cluster.spares().get(1).name()),
+            false);
+    // each target reads only the sources its range overlaps
+    assertEquals(Map.of("-55", "-80", "55-aa", "-80,80-", "aa-", "80-"), reads(streams));
+  }
+
+  @Test
+  void aSplitOfTwoShardsIntoFourSwitchesAndCompletes() throws Exception {
+    JsonNode streams =
+        run(
+            cluster.database() + "_s",
+            "split4",
+            "-40,40-80,80-c0,c0-",
+            List.of(
+                cluster.shards().get(2).name(),
+                cluster.shards().get(3).name(),
+                cluster.spares().get(0).name(),
+                cluster.spares().get(1).name()),
+            false);
+    assertEquals(
+        Map.of("-40", "-80", "40-80", "-80", "80-c0", "80-", "c0-", "80-"), reads(streams));
+  }
+
+  /**
+   * Keyspace {@code ks} on the first two shard servers as {@code -80,80-} with 2,000 rows, then
+   * under the writers a workflow of both into {@code targets}: copy, diff, reads, writes, (with
+   * {@code backAndForth} reverse traffic, a diff, writes again,) complete; then the writers' check.
+   *
+   * @return the forward streams {@code status} listed once the copy was done
+   */
+  private JsonNode run(
+      String ks, String name, String targets, List<String> targetServers, boolean backAndForth)
+      throws Exception {
+    initKeyspace(ks, cluster.shards().get(0), cluster.shards().get(1));
     try (Writers writers = new Writers(ks)) {
       Run created =
           cli(
@@ -146,48 +149,54 @@ class MergeWorkflowIT {
               "--keyspace",
               ks,
               "--source=-80,80-",
-              "--targets=-55,55-aa,aa-",
-              "--target-servers="
-                  + String.join(
-                      ",",
-                      cluster.shards().get(2).name(),
-                      cluster.shards().get(3).name(),
-                      cluster.spares().get(1).name()),
-              "repartition");
+              "--targets=" + targets,
+              "--target-servers=" + String.join(",", targetServers),
+              name);
       assertEquals(0, created.exit(), created.err());
-      awaitCopyDone("repartition");
-      JsonNode streams = status("repartition").get("streams");
-      assertEquals(3, streams.size(), streams.toString());
-      Map<String, String> reads = new HashMap<>();
-      streams.forEach(st -> reads.put(st.get("target").asText(), st.get("source").asText()));
-      // each target reads only the sources its range overlaps
-      assertEquals(Map.of("-55", "-80", "55-aa", "-80,80-", "aa-", "80-"), reads);
-      assertClean(diff("repartition"));
-      Run writes = cli("workflow", "switch-traffic", "repartition", "--writes");
+      assertTrue(created.out().contains("-80,80- -> ["), created.out());
+      JsonNode streams = awaitCopyDone(name).get("streams");
+      assertClean(diff(name));
+      assertEquals(0, cli("workflow", "switch-traffic", name, "--reads").exit());
+      Run writes = cli("workflow", "switch-traffic", name, "--writes");
       assertEquals(0, writes.exit(), writes.err());
-      Thread.sleep(1000);
-      Run complete = cli("workflow", "complete", "repartition");
+      if (backAndForth) {
+        Run reverse = cli("workflow", "reverse-traffic", name);
+        assertEquals(0, reverse.exit(), reverse.err());
+        assertClean(diff(name));
+        Run again = cli("workflow", "switch-traffic", name, "--writes");
+        assertEquals(0, again.exit(), again.err());
+      }
+      Run complete = cli("workflow", "complete", name);
       assertEquals(0, complete.exit(), complete.err());
-      writers.stopAndCheck("repartition");
+      writers.stopAndCheck(name);
+      return streams;
     }
+  }
+
+  private static Map<String, String> reads(JsonNode streams) {
+    Map<String, String> reads = new HashMap<>();
+    streams.forEach(st -> reads.put(st.get("target").asText(), st.get("source").asText()));
+    return reads;
   }
 
   /** Rows on both shards, the keyspace initialised on them, the daemon started. */
   private void initKeyspace(String ks, ClusterDescriptor.Server a, ClusterDescriptor.Server b)
       throws Exception {
     keyspaces.add(ks);
-    if (ks.equals(cluster.database())) {
-      cluster.execute(a, TABLE);
-      cluster.execute(b, TABLE);
-    }
-    for (long id = 1; id <= 2000; id++) {
-      ClusterDescriptor.Server s =
-          io.reshard.router.KeyRange.parse("-80").contains(HASH.keyspaceId(id)) ? a : b;
-      try (Connection c = cluster.connect(s);
-          Statement st = c.createStatement()) {
-        st.execute(
-            "INSERT INTO `" + ks + "`.items VALUES (" + id + ", 0, 'seed " + id + "')");
+    for (ClusterDescriptor.Server s : List.of(a, b)) {
+      KeyRange range = KeyRange.parse(s == a ? "-80" : "80-");
+      StringBuilder rows = new StringBuilder();
+      for (long id = 1; id <= 2000; id++) {
+        if (range.contains(HASH.keyspaceId(id))) {
+          rows.append(rows.isEmpty() ? "" : ", ").append("(" + id + ", 0, 'seed " + id + "')");
+        }
       }
+      cluster.execute(
+          s,
+          "CREATE DATABASE IF NOT EXISTS `" + ks + "`",
+          "USE `" + ks + "`",
+          TABLE,
+          "INSERT INTO items VALUES " + rows);
     }
     Run init =
         cli(
@@ -207,14 +216,14 @@ class MergeWorkflowIT {
   }
 
   /**
-   * Four router threads, each inserting rows of its own ids and incrementing the counter of a row
+   * Three router threads, each inserting rows of its own ids and incrementing the counter of a row
    * inserted before; every acknowledged write is counted.
    */
   private final class Writers implements AutoCloseable {
     private final Map<Long, Integer> increments = new ConcurrentHashMap<>();
     private final AtomicInteger errors = new AtomicInteger();
     private final AtomicBoolean stop = new AtomicBoolean();
-    private final ExecutorService pool = Executors.newFixedThreadPool(4);
+    private final ExecutorService pool = Executors.newFixedThreadPool(3);
     private final KafkaShardMapSource maps;
     private final Router router;
     private final List<Future<?>> threads = new ArrayList<>();
@@ -222,7 +231,7 @@ class MergeWorkflowIT {
     Writers(String ks) {
       maps = KafkaShardMapSource.start(topic(), ks);
       router = Router.builder(maps, endpoints()).build();
-      for (int t = 0; t < 4; t++) {
+      for (int t = 0; t < 3; t++) {
         long first = 1_000_000L * (t + 1);
         threads.add(pool.submit(() -> write(first)));
       }
@@ -242,7 +251,7 @@ class MergeWorkflowIT {
                   tx -> tx.update("items", old, "UPDATE items SET n = n + 1 WHERE id = ?", old));
           assertEquals(1, changed, "row " + old + " exists");
           increments.merge(old, 1, Integer::sum);
-          Thread.sleep(5);
+          Thread.sleep(10);
         } catch (InterruptedException e) {
           return;
         } catch (RuntimeException e) {
@@ -267,8 +276,7 @@ class MergeWorkflowIT {
         assertTrue(shard.servesWrites(), "after complete only owners are left: " + map);
         try (Connection c = cluster.connect(server(shard.endpoint()));
             Statement st = c.createStatement();
-            ResultSet rs =
-                st.executeQuery("SELECT id, n FROM `" + router.keyspace() + "`.items")) {
+            ResultSet rs = st.executeQuery("SELECT id, n FROM `" + router.keyspace() + "`.items")) {
           while (rs.next()) {
             long id = rs.getLong(1);
             assertTrue(
@@ -367,12 +375,13 @@ class MergeWorkflowIT {
     return JSON.readTree(r.out());
   }
 
-  private void awaitCopyDone(String name) throws Exception {
+  /** Waits until the copy is done; returns the status that said so. */
+  private JsonNode awaitCopyDone(String name) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
     while (true) {
       JsonNode w = status(name);
       if (w.path("copy_done").asBoolean(false)) {
-        return;
+        return w;
       }
       assertTrue(System.nanoTime() < deadline, "the copy did not finish: " + w);
       Thread.sleep(500);
