@@ -58,7 +58,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * keyspace init}, {@code workflow create/status/diff/switch-traffic/reverse-traffic/complete/
  * cancel}, {@code shardmap show|history}, with {@code --output json}; refusals and exit codes; a
  * router that never refreshes its map; and the daemon killed at every phase boundary (failpoints
- * that halt it as kill -9 would, plus one real kill -9 during the copy), restarted, and the
+ * that halt it as kill -9 would, plus one real kill -9 during the copy) of a workflow of two
+ * sources onto two other ranges ({@code 40-80,80-c0} onto {@code 40-90,90-c0}), restarted, and the
  * workflow finished with a clean diff and every acknowledged row exactly once.
  */
 @ExtendWith(LocalClusterExtension.class)
@@ -355,14 +356,17 @@ class WorkflowCliIT {
   }
 
   /**
-   * One workflow walked through every phase, the daemon halted at each boundary (as kill -9 would
-   * leave it) and started again; then a clean diff, and every acknowledged insert exactly once.
+   * One workflow of two sources walked through every phase, the daemon halted at each boundary (as
+   * kill -9 would leave it) and started again; then a clean diff, and every acknowledged insert
+   * exactly once.
    */
   @Test
   @Order(2)
   void theDaemonKilledAtEveryPhaseBoundaryFinishesTheWorkflow() throws Exception {
     String ks2 = ks + "_k";
-    String src = "40-80";
+    // two sources onto two targets of other cut points: 40-90 reads both sources, 90-c0 one
+    String src = "40-80,80-c0";
+    String targets = "--targets=40-90,90-c0";
     for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
       sql(s, "", "CREATE DATABASE IF NOT EXISTS " + ks2);
       if (s.role().equals("shard")) {
@@ -372,19 +376,22 @@ class WorkflowCliIT {
             "CREATE TABLE IF NOT EXISTS messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL, body VARCHAR(100)) ENGINE=InnoDB");
       }
     }
-    Inserter probe = new Inserter(null, KeyRange.parse(src));
-    StringBuilder channels = new StringBuilder();
-    for (long ch : probe.channels) {
-      channels.append(channels.length() == 0 ? "" : ", ").append(ch);
+    for (int i = 1; i <= 2; i++) {
+      Inserter probe = new Inserter(null, KeyRange.parse(i == 1 ? "40-80" : "80-c0"));
+      StringBuilder channels = new StringBuilder();
+      for (long ch : probe.channels) {
+        channels.append(channels.length() == 0 ? "" : ", ").append(ch);
+      }
+      sql(
+          cluster.shards().get(i),
+          ks2,
+          "INSERT INTO messages SELECT seq, ELT(1 + seq % "
+              + probe.channels.size()
+              + ", "
+              + channels
+              + "), CONCAT('m', seq) FROM seq_"
+              + (i == 1 ? "1_to_30000" : "30001_to_60000"));
     }
-    sql(
-        cluster.shards().get(1),
-        ks2,
-        "INSERT INTO messages SELECT seq, ELT(1 + seq % "
-            + probe.channels.size()
-            + ", "
-            + channels
-            + "), CONCAT('m', seq) FROM seq_1_to_60000");
     Run init =
         cli(
             "keyspace",
@@ -398,7 +405,7 @@ class WorkflowCliIT {
     String name = "crashy";
     try (KafkaShardMapSource maps = KafkaShardMapSource.start(topic(), ks2);
         Router router = Router.create(maps, endpoints(), RouterConfig.defaults())) {
-      Inserter inserter = new Inserter(router, KeyRange.parse(src));
+      Inserter inserter = new Inserter(router, KeyRange.parse("40-c0"));
       CompletableFuture<Void> writer = CompletableFuture.runAsync(inserter::run);
       try {
         // 1: halted right after the record is stored, before the streams start
@@ -411,21 +418,12 @@ class WorkflowCliIT {
                 ks2,
                 "--source",
                 src,
-                "--targets=40-60,60-80",
+                targets,
                 "--target-servers=db5,db-none",
                 name);
         assertEquals(
             2, unknown.exit(), "an unknown target server is a usage error: " + unknown.err());
-        Run created =
-            cli(
-                "workflow",
-                "create",
-                "--keyspace",
-                ks2,
-                "--source",
-                src,
-                "--targets=40-60,60-80",
-                name);
+        Run created = cli("workflow", "create", "--keyspace", ks2, "--source", src, targets, name);
         assertNotEquals(0, created.exit(), "the daemon died inside create: " + created.err());
         awaitDaemonGone();
         // 2: taken up in CREATED, the copy starts; halted when it records COPYING
@@ -447,7 +445,8 @@ class WorkflowCliIT {
         startDaemon(Map.of());
         assertEquals("RUNNING", awaitSettled(name).get("state").asText(), "rolled back");
         assertFalse(
-            SplitLifecycleIT.readOnly(cluster.shards().get(1)), "the source is writable again");
+            SplitLifecycleIT.readOnly(cluster.shards().get(1)), "the sources are writable again");
+        assertFalse(SplitLifecycleIT.readOnly(cluster.shards().get(2)), "both of them");
         // 6: halted right after the journal record, then at each step before the map is out
         startDaemon(Map.of("RESHARD_FAILPOINT", "state:WRITES_SWITCHED"));
         awaitCaughtUp(name);
@@ -462,7 +461,10 @@ class WorkflowCliIT {
         JsonNode map =
             JSON.readTree(cli("shardmap", "show", "--keyspace", ks2, "--output", "json").out());
         assertTrue(
-            servesWrites(map, "40-60") && servesWrites(map, "60-80") && !servesWrites(map, src),
+            servesWrites(map, "40-90")
+                && servesWrites(map, "90-c0")
+                && !servesWrites(map, "40-80")
+                && !servesWrites(map, "80-c0"),
             map.toString());
         // 7: reverse traffic halted before its journal (rolled back), then after it
         startDaemon(Map.of("RESHARD_FAILPOINT", "state:REVERSING"));

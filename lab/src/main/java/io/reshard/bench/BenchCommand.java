@@ -132,14 +132,23 @@ public final class BenchCommand {
       name = "cutover",
       mixinStandardHelpOptions = true,
       description = {
-        "The cutover write pause on a fresh cluster (1 shard + 2 spares + Kafka): split - into -80",
-        "and 80-, then switch writes forward and back alternately while writer threads insert",
+        "The cutover write pause on a fresh cluster (the sources, a spare per target, Kafka): split",
+        "- into -80 and 80- (or --shape merge: -80,80- into -; repartition: -80,80- onto",
+        "-55,55-aa,aa-), then switch writes forward and back alternately while writer threads insert",
         "through router-lib with buffering on. Prints, per switch, the longest gap between",
         "acknowledged writes, the fenced window and each step's time; then p50 and max.",
         "Exit 0 only if no write failed and every acknowledged row is on its owner."
       })
   static final class Cutover implements Callable<Integer> {
     @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(
+        names = "--shape",
+        defaultValue = "split",
+        converter = ShapeChoice.class,
+        paramLabel = "split|merge|repartition",
+        description = "What the workflow moves. Default: ${DEFAULT-VALUE}.")
+    CutoverBenchmark.Shape shape;
 
     @Option(
         names = "--switches",
@@ -176,12 +185,27 @@ public final class BenchCommand {
       boolean ok =
           new CutoverBenchmark(
                   spec.commandLine().getOut(),
+                  shape,
                   switches,
                   writers,
                   rate,
                   java.time.Duration.ofMillis(settleMillis))
               .run(workDir);
       return ok ? ExitCodes.OK : ExitCodes.VERIFICATION_FAILED;
+    }
+  }
+
+  /** {@code --shape}: split, merge or repartition, in any case. */
+  static final class ShapeChoice
+      implements picocli.CommandLine.ITypeConverter<CutoverBenchmark.Shape> {
+    @Override
+    public CutoverBenchmark.Shape convert(String value) {
+      try {
+        return CutoverBenchmark.Shape.valueOf(value.strip().toUpperCase(java.util.Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException(
+            "unknown shape '" + value + "': use split, merge or repartition");
+      }
     }
   }
 }

@@ -48,11 +48,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Measures the cutover write pause: on a fresh local cluster of one shard ({@code -}) and two
- * spares, the workflow that splits {@code -} into {@code -80} and {@code 80-} runs in this process
- * ({@link WorkflowRunner}) and switches writes forward and back again, alternately, while several
- * writer threads insert rows through router-lib (following the shard map topic, write buffering on:
- * {@link RouterConfig#defaults()}). Every row is on the moving range.
+ * Measures the cutover write pause: on a fresh local cluster holding the sources of a {@link Shape}
+ * (by default one shard {@code -}, split into {@code -80} and {@code 80-}; or {@code -80,80-}
+ * merged into {@code -}, or re-partitioned onto {@code -55,55-aa,aa-}) and a spare per target, the
+ * workflow runs in this process ({@link WorkflowRunner}) and switches writes forward and back
+ * again, alternately, while several writer threads insert rows through router-lib (following the
+ * shard map topic, write buffering on: {@link RouterConfig#defaults()}). Every row is on the moving
+ * range.
  *
  * <p>For each switch it prints the longest gap between two acknowledged writes (any thread) from
  * just before the switch starts until {@code settle} after it returned — the pause the application
@@ -70,7 +72,34 @@ public final class CutoverBenchmark {
        "tables": {"messages": {"column_vindexes": [{"column": "channel_id", "name": "hash"}]}}}
       """;
 
+  /** What the measured workflow moves. */
+  public enum Shape {
+    /** {@code -} into {@code -80,80-}. */
+    SPLIT(List.of("-"), List.of("-80", "80-")),
+    /** {@code -80,80-} into {@code -}. */
+    MERGE(List.of("-80", "80-"), List.of("-")),
+    /** {@code -80,80-} onto {@code -55,55-aa,aa-}. */
+    REPARTITION(List.of("-80", "80-"), List.of("-55", "55-aa", "aa-"));
+
+    final List<String> sources;
+    final List<String> targets;
+
+    Shape(List<String> sources, List<String> targets) {
+      this.sources = sources;
+      this.targets = targets;
+    }
+
+    String describe() {
+      return name().toLowerCase(java.util.Locale.ROOT)
+          + " "
+          + String.join(",", sources)
+          + " into "
+          + String.join(",", targets);
+    }
+  }
+
   private final PrintWriter out;
+  private final Shape shape;
   private final int switches;
   private final int writers;
   private final Duration settle;
@@ -87,11 +116,23 @@ public final class CutoverBenchmark {
    */
   public CutoverBenchmark(
       PrintWriter out, int switches, int writers, int writesPerSecond, Duration settle) {
+    this(out, Shape.SPLIT, switches, writers, writesPerSecond, settle);
+  }
+
+  /** A benchmark of {@code shape}'s workflow; see the other constructor for the rest. */
+  public CutoverBenchmark(
+      PrintWriter out,
+      Shape shape,
+      int switches,
+      int writers,
+      int writesPerSecond,
+      Duration settle) {
     if (switches < 1 || writers < 1 || writesPerSecond < 1 || settle.isNegative()) {
       throw new IllegalArgumentException(
           "switches and writers must be at least 1 and settle not negative");
     }
     this.out = out;
+    this.shape = java.util.Objects.requireNonNull(shape);
     this.switches = switches;
     this.writers = writers;
     this.settle = settle;
@@ -115,12 +156,19 @@ public final class CutoverBenchmark {
    */
   public boolean run(Path workDir) throws Exception {
     Path dir = Files.createTempDirectory(Files.createDirectories(workDir), "cutover-");
+    int shards = shape.sources.size();
+    int spares = shape.targets.size();
     ClusterSpec spec =
-        new ClusterSpec(dir, 1, 2, FreePorts.block(27606, 3), FreePorts.block(29792, 2));
+        new ClusterSpec(
+            dir,
+            shards,
+            spares,
+            FreePorts.block(27606, shards + spares),
+            FreePorts.block(29792, 2));
     out.printf(
-        "cutover benchmark: split - into -80 and 80-, %d switches (forward and reverse"
+        "cutover benchmark: %s, %d switches (forward and reverse"
             + " alternating), %d writer threads through router-lib at %d writes/s, buffering on%n",
-        switches, writers, writesPerSecond);
+        shape.describe(), switches, writers, writesPerSecond);
     out.flush();
     ClusterDescriptor cluster = LocalCluster.up(spec, line -> {});
     boolean ok = false;
@@ -138,7 +186,6 @@ public final class CutoverBenchmark {
   }
 
   private boolean measure(ClusterDescriptor cluster) throws Exception {
-    ClusterDescriptor.Server source = cluster.shards().get(0);
     VSchema vschema = VSchema.parse(VSCHEMA);
     Map<String, JdbcEndpoint> endpoints = new LinkedHashMap<>();
     for (ClusterDescriptor.Server s : cluster.mariadb()) {
@@ -146,33 +193,40 @@ public final class CutoverBenchmark {
           s.name(),
           new JdbcEndpoint("jdbc:mariadb://" + s.host() + ":" + s.port() + "/", s.user(), ""));
     }
-    try (Connection c = DriverManager.getConnection(source.jdbcUrl(""), source.user(), "");
-        Statement st = c.createStatement()) {
-      st.execute("CREATE DATABASE " + KEYSPACE);
-      st.execute(
-          "CREATE TABLE "
-              + KEYSPACE
-              + ".messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL,"
-              + " body VARCHAR(100)) ENGINE=InnoDB");
-      ReshardSchema.create(c);
-      ReshardSchema.setFence(c, KEYSPACE, "-", 1, true);
+    List<ShardAssignment> first = new ArrayList<>();
+    List<ShardServer> sources = new ArrayList<>();
+    List<ShardServer> targets = new ArrayList<>();
+    long captureId = 9101;
+    for (int i = 0; i < shape.sources.size(); i++) {
+      ClusterDescriptor.Server source = cluster.shards().get(i);
+      String shard = shape.sources.get(i);
+      try (Connection c = DriverManager.getConnection(source.jdbcUrl(""), source.user(), "");
+          Statement st = c.createStatement()) {
+        st.execute("CREATE DATABASE " + KEYSPACE);
+        st.execute(
+            "CREATE TABLE "
+                + KEYSPACE
+                + ".messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL,"
+                + " body VARCHAR(100)) ENGINE=InnoDB");
+        ReshardSchema.create(c);
+        ReshardSchema.setFence(c, KEYSPACE, shard, 1, true);
+      }
+      first.add(new ShardAssignment(KeyRange.parse(shard), source.name(), true, true));
+      sources.add(server(shard, source, captureId++));
     }
-    ShardMap v1 =
-        ShardMap.first(
-            KEYSPACE,
-            vschema,
-            List.of(new ShardAssignment(KeyRange.parse("-"), source.name(), true, true)));
+    for (int i = 0; i < shape.targets.size(); i++) {
+      targets.add(server(shape.targets.get(i), cluster.spares().get(i), captureId++));
+    }
+    ShardMap v1 = ShardMap.first(KEYSPACE, vschema, first);
     String bootstrap = cluster.kafka().bootstrap();
     ShardMapTopicConfig topic = ShardMapTopicConfig.builder().bootstrapServers(bootstrap).build();
     WorkflowSpec workflow =
         new WorkflowSpec(
-            "bench-split",
+            "bench-" + shape.name().toLowerCase(java.util.Locale.ROOT),
             KEYSPACE,
             vschema,
-            List.of(server("-", source, 9101)),
-            List.of(
-                server("-80", cluster.spares().get(0), 9102),
-                server("80-", cluster.spares().get(1), 9103)),
+            sources,
+            targets,
             bootstrap,
             "reshard",
             ShardMapTopic.DEFAULT_NAME,
