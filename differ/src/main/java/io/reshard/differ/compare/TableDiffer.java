@@ -11,11 +11,14 @@ import io.reshard.differ.DiffProgress;
 import io.reshard.differ.DiffSpec;
 import io.reshard.differ.DifferConfig;
 import io.reshard.differ.TableDiff;
+import io.reshard.router.ReshardException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
@@ -335,7 +338,8 @@ public final class TableDiffer {
       }
       Target t = targets.get(i);
       ChunkMatcher.Fixes fixes =
-          ChunkMatcher.match(table, routed.get(i), ownRows(tgt.get(i)), tallies[i]);
+          ChunkMatcher.match(
+              table, routed.get(i), ownRows(i, tgt.get(i), routed.get(i)), tallies[i]);
       if (t.repairWriter() != null) {
         tallies[i].repaired(t.repairWriter().delete(t.writes(), fixes.delete()));
         tallies[i].repaired(t.repairWriter().replace(t.writes(), fixes.replace()));
@@ -350,17 +354,49 @@ public final class TableDiffer {
   }
 
   /**
-   * The rows of a target's chunk that this diff compares: all of them, or in a merge those whose
-   * keyspace id is in the source's range (the others are another source's, compared by its diff).
+   * The rows of target {@code i}'s chunk that this diff compares: all of them, or in a merge those
+   * whose keyspace id is in the source's range (the others are another source's, compared by its
+   * diff).
+   *
+   * @param source the source rows of the chunk routed to the target
+   * @throws ReshardException if a target row of another source's range has the primary key of one
+   *     of these source rows: two sources hold that key, and the target can hold only one of them,
+   *     so neither a diff nor a repair can make it right
    */
-  private List<KeyedRow> ownRows(List<KeyedRow> rows) {
+  private List<KeyedRow> ownRows(int i, List<KeyedRow> rows, List<KeyedRow> source) {
     if (spec.sourceRange() == null) {
       return rows;
     }
     List<KeyedRow> own = new ArrayList<>(rows.size());
+    Set<Object> sourceKeys = null;
     for (KeyedRow r : rows) {
       if (spec.comparesTargetRow(sharding.keyspaceId(r.row()))) {
         own.add(r);
+        continue;
+      }
+      if (sourceKeys == null) {
+        sourceKeys = new HashSet<>();
+        for (KeyedRow s : source) {
+          sourceKeys.add(s.mapKey());
+        }
+      }
+      if (sourceKeys.contains(r.mapKey())) {
+        throw new ReshardException(
+            "diff of workflow "
+                + spec.workflow()
+                + ", table "
+                + table.table()
+                + ": primary key "
+                + table.keyOf(r.row()).describe(table.primaryKey())
+                + " is held by the source "
+                + spec.sourceRange().name()
+                + " and, on target "
+                + spec.targets().get(i).name()
+                + ", by a row of another source's range. Either two sources hold this key, which"
+                + " a merge cannot keep (the target holds one row per key: make the keys unique"
+                + " across the sources, e.g. with a sequence, or cancel the workflow), or the row"
+                + " has just moved between sources and the other source's change has not reached"
+                + " the target yet (run the diff again). The chunk was not repaired on that target");
       }
     }
     return own;
