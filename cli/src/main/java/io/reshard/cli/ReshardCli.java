@@ -37,6 +37,7 @@ public final class ReshardCli {
           "cdc",
           "daemon",
           "keyspace",
+          "plan",
           "workflow",
           "shardmap",
           "bench");
@@ -68,6 +69,7 @@ public final class ReshardCli {
                 CdcCommand.class,
                 DaemonCommand.class,
                 KeyspaceCommand.class,
+                PlanCommand.class,
                 WorkflowCommand.class,
                 ShardMapCommand.class));
     for (CommandPlugin plugin : ServiceLoader.load(CommandPlugin.class)) {
