@@ -266,12 +266,13 @@ final class PlanCommand implements Callable<Integer> {
         + " refused: no rows to plan by in "
         + range.name()
         + " ("
-        + d.tables().stream().map(KeyDistribution.TableSample::table).distinct().count()
-        + " tables read on "
-        + d.tables().stream().map(KeyDistribution.TableSample::shard).distinct().count()
-        + " shards, "
-        + d.countedRows()
-        + " rows"
+        + count(
+            d.tables().stream().map(KeyDistribution.TableSample::table).distinct().count(), "table")
+        + " read on "
+        + count(
+            d.tables().stream().map(KeyDistribution.TableSample::shard).distinct().count(), "shard")
+        + ", "
+        + count(d.countedRows(), "row")
         + (skipped.isEmpty() ? "" : "; " + String.join("; ", skipped))
         + "); load the data first, or name the tables that hold it with --tables";
   }
@@ -369,12 +370,11 @@ final class PlanCommand implements Callable<Integer> {
     boolean whole = d.sampledRows() + d.skippedRows() == d.countedRows();
     return String.format(
         Locale.ROOT,
-        "from %,d of %,d rows (%d tables on %d shards; %s, at most %,d rows per table per"
-            + " shard%s)",
+        "from %,d of %,d rows (%s on %s; %s, at most %,d rows per table per shard%s)",
         d.sampledRows(),
         d.countedRows(),
-        tablesRead,
-        shardsRead,
+        count(tablesRead, "table"),
+        count(shardsRead, "shard"),
         whole ? "every row read" : "sampled",
         sampleRows,
         d.skippedRows() == 0
@@ -445,6 +445,11 @@ final class PlanCommand implements Callable<Integer> {
     n.put("share", t.share());
     n.put("keyspace_ids", t.keyspaceIds());
     return n;
+  }
+
+  /** {@code 1 table}, {@code 3 tables}. */
+  private static String count(long n, String noun) {
+    return String.format(Locale.ROOT, "%,d %s%s", n, noun, n == 1 ? "" : "s");
   }
 
   /** Rows rounded for people: {@code 50,125}. */

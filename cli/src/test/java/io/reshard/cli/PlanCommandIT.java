@@ -260,6 +260,36 @@ class PlanCommandIT {
   }
 
   @Test
+  void aShardWithoutTheKeyspacesDatabaseIsRefusedNamingIt() throws Exception {
+    String gone = ks + "_gone";
+    Path vschema = dir.resolve("vschema.json");
+    Files.writeString(vschema, VSCHEMA, StandardCharsets.UTF_8);
+    for (ClusterDescriptor.Server s : cluster.shards()) {
+      cluster.execute(
+          s,
+          "CREATE DATABASE " + gone,
+          "CREATE TABLE " + gone + ".messages (id BIGINT PRIMARY KEY, channel_id BIGINT)",
+          "CREATE TABLE " + gone + ".events (id BIGINT PRIMARY KEY, user_id BIGINT)");
+    }
+    Run init =
+        cli(
+            "keyspace",
+            "init",
+            "--keyspace",
+            gone,
+            "--vschema",
+            vschema.toString(),
+            "--shards=-80,80-");
+    assertEquals(ExitCodes.OK, init.exit(), init.err());
+    cluster.execute(cluster.shards().get(1), "DROP DATABASE " + gone);
+    Run r = cli("plan", "--keyspace", gone, "--shards", "2");
+    assertEquals(ExitCodes.REFUSED, r.exit(), r.err());
+    assertTrue(
+        r.err().contains("the keyspace's database " + gone + " does not exist on shard 80-"),
+        r.err());
+  }
+
+  @Test
   void moreRangesThanDistinctKeyspaceIdsIsRefused() {
     // 1,001 channels and 3,000 users: 4,001 distinct keyspace ids
     Run r = cli("plan", "--keyspace", ks, "--shards", "5000");

@@ -84,6 +84,22 @@ class PlanCommandTest {
   }
 
   @Test
+  void everyUsageErrorIsOneJsonDocumentUnderOutputJson() throws Exception {
+    for (String[] args :
+        new String[][] {
+          {"--shards", "0", "--output", "json"},
+          {"--shards", "2", "--max-share", "0.5", "--output", "json"},
+          {"--max-share", "2", "--output", "json"}
+        }) {
+      Run r = plan(args);
+      assertEquals(ExitCodes.USAGE, r.exit(), String.join(" ", args) + "\n" + r.err());
+      JsonNode doc = new ObjectMapper().readTree(r.out());
+      assertEquals(ExitCodes.USAGE, doc.get("exit_code").asInt(), r.out());
+      assertTrue(r.err().contains(doc.get("error").asText().lines().findFirst().orElseThrow()));
+    }
+  }
+
+  @Test
   void aDirectoryWithoutAClusterIsRefused() {
     Run r = plan("--shards", "2");
     assertEquals(ExitCodes.REFUSED, r.exit(), r.err());
