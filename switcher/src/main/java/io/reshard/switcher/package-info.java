@@ -16,5 +16,12 @@
  * io.reshard.switcher.Workflow} the stored record, {@link io.reshard.switcher.WorkflowEngine} the
  * one method that validates, persists, logs and publishes a change, and {@link
  * io.reshard.switcher.KafkaWorkflowStore} the compacted workflows topic.
+ *
+ * <p>Any N to M shape (DESIGN 4.9): {@code Streams} pairs each applier with the shards it overlaps,
+ * {@code SourceTables} refuses sources whose tables differ, and {@link
+ * io.reshard.switcher.WorkflowSpec#stateKey} keys each source's copy and diff progress. Planning a
+ * workflow's target ranges from the real rows: {@link io.reshard.switcher.KeyDistributionSampler}
+ * reads a sample of keyspace ids from the servers and {@link io.reshard.switcher.RangePlanner}
+ * cuts it into ranges ({@code reshard plan}).
  */
 package io.reshard.switcher;
