@@ -21,7 +21,7 @@
  * {@code SourceTables} refuses sources whose tables differ, and {@link
  * io.reshard.switcher.WorkflowSpec#stateKey} keys each source's copy and diff progress. Planning a
  * workflow's target ranges from the real rows: {@link io.reshard.switcher.KeyDistributionSampler}
- * reads a sample of keyspace ids from the servers and {@link io.reshard.switcher.RangePlanner}
- * cuts it into ranges ({@code reshard plan}).
+ * reads a sample of keyspace ids from the servers and {@link io.reshard.switcher.RangePlanner} cuts
+ * it into ranges ({@code reshard plan}).
  */
 package io.reshard.switcher;
