@@ -1,37 +1,26 @@
 package io.reshard.system;
 
-import static io.reshard.system.ReshardLauncherIT.reshard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.reshard.cluster.ClusterDaemon;
 import io.reshard.cluster.ClusterDescriptor;
-import io.reshard.router.EndpointResolver;
-import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KafkaShardMapSource;
 import io.reshard.router.KeyRange;
 import io.reshard.router.Router;
 import io.reshard.router.Shard;
 import io.reshard.router.ShardMap;
-import io.reshard.router.ShardMapTopic;
-import io.reshard.router.ShardMapTopicConfig;
 import io.reshard.router.Vindex;
 import io.reshard.router.VindexType;
 import io.reshard.system.ReshardLauncherIT.Run;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,21 +53,17 @@ class MergeWorkflowIT {
           + " body VARCHAR(60) NOT NULL) ENGINE=InnoDB";
 
   private final TestCluster cluster;
-  private final Path dir;
-  private final List<Path> files = new ArrayList<>();
+  private final CliSession ops;
   private final List<String> keyspaces = new ArrayList<>();
 
   MergeWorkflowIT(TestCluster cluster) {
     this.cluster = cluster;
-    this.dir = cluster.dir();
+    this.ops = new CliSession(cluster);
   }
 
   @AfterAll
   void stopTheDaemon() throws Exception {
-    reshard("daemon", "stop", "--cluster", dir.toString());
-    for (Path f : files) {
-      Files.deleteIfExists(f);
-    }
+    ops.close();
     for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
       cluster.execute(s, "SET GLOBAL read_only = OFF");
       for (String ks : keyspaces) {
@@ -143,7 +128,7 @@ class MergeWorkflowIT {
     initKeyspace(ks, cluster.shards().get(0), cluster.shards().get(1));
     try (Writers writers = new Writers(ks)) {
       Run created =
-          cli(
+          ops.cli(
               "workflow",
               "create",
               "--keyspace",
@@ -154,19 +139,19 @@ class MergeWorkflowIT {
               name);
       assertEquals(0, created.exit(), created.err());
       assertTrue(created.out().contains("-80,80- -> ["), created.out());
-      JsonNode streams = awaitCopyDone(name).get("streams");
-      assertClean(diff(name));
-      assertEquals(0, cli("workflow", "switch-traffic", name, "--reads").exit());
-      Run writes = cli("workflow", "switch-traffic", name, "--writes");
+      JsonNode streams = ops.awaitCopyDone(name).get("streams");
+      CliSession.assertClean(ops.diff(name));
+      assertEquals(0, ops.cli("workflow", "switch-traffic", name, "--reads").exit());
+      Run writes = ops.cli("workflow", "switch-traffic", name, "--writes");
       assertEquals(0, writes.exit(), writes.err());
       if (backAndForth) {
-        Run reverse = cli("workflow", "reverse-traffic", name);
+        Run reverse = ops.cli("workflow", "reverse-traffic", name);
         assertEquals(0, reverse.exit(), reverse.err());
-        assertClean(diff(name));
-        Run again = cli("workflow", "switch-traffic", name, "--writes");
+        CliSession.assertClean(ops.diff(name));
+        Run again = ops.cli("workflow", "switch-traffic", name, "--writes");
         assertEquals(0, again.exit(), again.err());
       }
-      Run complete = cli("workflow", "complete", name);
+      Run complete = ops.cli("workflow", "complete", name);
       assertEquals(0, complete.exit(), complete.err());
       writers.stopAndCheck(name);
       return streams;
@@ -199,20 +184,20 @@ class MergeWorkflowIT {
           "INSERT INTO items VALUES " + rows);
     }
     Run init =
-        cli(
+        ops.cli(
             "keyspace",
             "init",
             "--keyspace",
             ks,
             "--vschema",
-            file(
+            ops.file(
                 "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}},"
                     + " \"tables\": {\"items\": {\"column_vindexes\": [{\"column\": \"id\","
                     + " \"name\": \"hash\"}]}}}"),
             "--shards=-80,80-",
             "--servers=" + a.name() + "," + b.name());
     assertEquals(0, init.exit(), init.err());
-    startDaemon();
+    ops.startDaemon();
   }
 
   /**
@@ -229,8 +214,8 @@ class MergeWorkflowIT {
     private final List<Future<?>> threads = new ArrayList<>();
 
     Writers(String ks) {
-      maps = KafkaShardMapSource.start(topic(), ks);
-      router = Router.builder(maps, endpoints()).build();
+      maps = KafkaShardMapSource.start(ops.topic(), ks);
+      router = Router.builder(maps, ops.endpoints()).build();
       for (int t = 0; t < 3; t++) {
         long first = 1_000_000L * (t + 1);
         threads.add(pool.submit(() -> write(first)));
@@ -274,7 +259,7 @@ class MergeWorkflowIT {
       ShardMap map = maps.current();
       for (Shard shard : map.shards()) {
         assertTrue(shard.servesWrites(), "after complete only owners are left: " + map);
-        try (Connection c = cluster.connect(server(shard.endpoint()));
+        try (Connection c = cluster.connect(ops.server(shard.endpoint()));
             Statement st = c.createStatement();
             ResultSet rs = st.executeQuery("SELECT id, n FROM `" + router.keyspace() + "`.items")) {
           while (rs.next()) {
@@ -313,88 +298,5 @@ class MergeWorkflowIT {
       router.close();
       maps.close();
     }
-  }
-
-  // ---- the CLI -----------------------------------------------------------------------------
-
-  private String file(String text) throws Exception {
-    Path f = Files.createTempFile("vschema", ".json");
-    Files.writeString(f, text, StandardCharsets.UTF_8);
-    files.add(f);
-    return f.toString();
-  }
-
-  private ClusterDescriptor.Server server(String name) {
-    return cluster.descriptor().mariadb().stream()
-        .filter(s -> s.name().equals(name))
-        .findFirst()
-        .orElseThrow();
-  }
-
-  private ShardMapTopicConfig topic() {
-    return ShardMapTopicConfig.builder()
-        .bootstrapServers(cluster.bootstrap())
-        .topic(ShardMapTopic.DEFAULT_NAME)
-        .build();
-  }
-
-  private EndpointResolver endpoints() {
-    Map<String, JdbcEndpoint> m = new LinkedHashMap<>();
-    for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
-      m.put(s.name(), new JdbcEndpoint(s.jdbcUrl(""), s.user(), ""));
-    }
-    return EndpointResolver.of(m);
-  }
-
-  private void startDaemon() throws Exception {
-    if (ClusterDaemon.running(dir).isPresent()) {
-      reshard("daemon", "stop", "--cluster", dir.toString());
-    }
-    Run r =
-        reshard(
-            "daemon",
-            "--cluster",
-            dir.toString(),
-            "--set",
-            "topic.prefix=" + cluster.topicPrefix(),
-            "--set",
-            "workflows.topic=" + cluster.topicPrefix() + ".workflows",
-            "--background");
-    assertEquals(0, r.exit(), r.out() + r.err());
-  }
-
-  private Run cli(String... args) throws Exception {
-    List<String> a = new ArrayList<>(List.of(args));
-    a.add(2, "--cluster=" + dir);
-    return reshard(a.toArray(String[]::new));
-  }
-
-  private JsonNode status(String name) throws Exception {
-    Run r = cli("workflow", "status", name, "--output", "json");
-    assertEquals(0, r.exit(), r.err());
-    return JSON.readTree(r.out());
-  }
-
-  /** Waits until the copy is done; returns the status that said so. */
-  private JsonNode awaitCopyDone(String name) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-    while (true) {
-      JsonNode w = status(name);
-      if (w.path("copy_done").asBoolean(false)) {
-        return w;
-      }
-      assertTrue(System.nanoTime() < deadline, "the copy did not finish: " + w);
-      Thread.sleep(500);
-    }
-  }
-
-  private JsonNode diff(String name) throws Exception {
-    Run r = cli("workflow", "diff", name, "--output", "json");
-    assertTrue(r.exit() == 0 || r.exit() == 4, r.out() + r.err());
-    return JSON.readTree(r.out());
-  }
-
-  private static void assertClean(JsonNode report) {
-    assertTrue(report.get("clean").asBoolean(), report.toString());
   }
 }

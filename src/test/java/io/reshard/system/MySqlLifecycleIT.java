@@ -1,12 +1,9 @@
 package io.reshard.system;
 
-import static io.reshard.system.ReshardLauncherIT.reshard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.reshard.cluster.ClusterDaemon;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.cluster.Flavor;
 import io.reshard.router.KeyRange;
@@ -72,14 +69,14 @@ class MySqlLifecycleIT {
         KEY (k)) ENGINE=InnoDB""";
 
   private final TestCluster cluster;
-  private final Path dir;
+  private final CliSession ops;
   private final String ks;
   private final Path vschema;
   private final ClusterDescriptor.Server source;
 
   MySqlLifecycleIT(TestCluster cluster) throws Exception {
     this.cluster = cluster;
-    this.dir = cluster.dir();
+    this.ops = new CliSession(cluster);
     this.ks = cluster.database();
     this.source = cluster.shards().get(0);
     this.vschema = Files.createTempFile("vschema", ".json");
@@ -92,7 +89,7 @@ class MySqlLifecycleIT {
 
   @AfterAll
   void stopTheDaemon() throws Exception {
-    reshard("daemon", "stop", "--cluster", dir.toString());
+    ops.close();
     Files.deleteIfExists(vschema);
     cluster.execute(source, "SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF");
   }
@@ -103,9 +100,10 @@ class MySqlLifecycleIT {
       insert(source, id, id * 7L);
     }
     edgeRows();
-    startDaemon();
+    ops.startDaemon();
     Run init =
-        cli("keyspace", "init", "--keyspace", ks, "--vschema", vschema.toString(), "--shards=-");
+        ops.cli(
+            "keyspace", "init", "--keyspace", ks, "--vschema", vschema.toString(), "--shards=-");
     assertEquals(0, init.exit(), init.err());
 
     AtomicBoolean stop = new AtomicBoolean();
@@ -118,7 +116,7 @@ class MySqlLifecycleIT {
               }
             });
     Run created =
-        cli(
+        ops.cli(
             "workflow",
             "create",
             "--keyspace",
@@ -130,7 +128,7 @@ class MySqlLifecycleIT {
             "--output",
             "json");
     assertEquals(0, created.exit(), created.err());
-    awaitCopyDone("split");
+    ops.awaitCopyDone("split");
     Thread.sleep(1500);
     stop.set(true);
     writing.get();
@@ -138,9 +136,9 @@ class MySqlLifecycleIT {
     assertTrue(writer.ops.get() > 20, "the writer ran during the copy: " + writer.ops.get());
     System.err.println("[mysql lifecycle] writer statements during the copy: " + writer.ops.get());
 
-    assertClean(diff("split"));
-    assertEquals(0, cli("workflow", "switch-traffic", "split", "--reads").exit());
-    Run writes = cli("workflow", "switch-traffic", "split", "--writes");
+    CliSession.assertClean(ops.diff("split"));
+    assertEquals(0, ops.cli("workflow", "switch-traffic", "split", "--reads").exit());
+    Run writes = ops.cli("workflow", "switch-traffic", "split", "--writes");
     assertEquals(0, writes.exit(), writes.err());
 
     // writes now go to their owners; the reverse streams carry them back to the source
@@ -154,16 +152,16 @@ class MySqlLifecycleIT {
       sql(t, "DELETE FROM everything WHERE id % 23 = 0 AND id < 5000");
     }
     awaitSameRows(targets);
-    assertEquals(0, cli("workflow", "reverse-traffic", "split").exit());
+    assertEquals(0, ops.cli("workflow", "reverse-traffic", "split").exit());
     sql(source, "UPDATE everything SET tx = 'back on the source' WHERE id % 11 = 0");
     sql(source, "DELETE FROM everything WHERE id % 29 = 0");
-    assertClean(diff("split"));
-    Run again = cli("workflow", "switch-traffic", "split", "--writes");
+    CliSession.assertClean(ops.diff("split"));
+    Run again = ops.cli("workflow", "switch-traffic", "split", "--writes");
     assertEquals(0, again.exit(), again.err());
     sql(targets.get(1), "UPDATE everything SET js = JSON_OBJECT('last', TRUE) WHERE id % 13 = 0");
     awaitSameRows(targets);
 
-    Run complete = cli("workflow", "complete", "split");
+    Run complete = ops.cli("workflow", "complete", "split");
     assertEquals(0, complete.exit(), complete.err());
     try (Connection c = cluster.connect(source);
         Statement st = c.createStatement();
@@ -352,52 +350,5 @@ class MySqlLifecycleIT {
       st.execute("USE `" + ks + "`");
       st.execute(statement);
     }
-  }
-
-  private void startDaemon() throws Exception {
-    if (ClusterDaemon.running(dir).isPresent()) {
-      reshard("daemon", "stop", "--cluster", dir.toString());
-    }
-    Run r =
-        reshard(
-            "daemon",
-            "--cluster",
-            dir.toString(),
-            "--set",
-            "topic.prefix=" + cluster.topicPrefix(),
-            "--set",
-            "workflows.topic=" + cluster.topicPrefix() + ".workflows",
-            "--background");
-    assertEquals(0, r.exit(), r.out() + r.err());
-  }
-
-  private Run cli(String... args) throws Exception {
-    List<String> a = new ArrayList<>(List.of(args));
-    a.add(2, "--cluster=" + dir);
-    return reshard(a.toArray(String[]::new));
-  }
-
-  private void awaitCopyDone(String name) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-    while (true) {
-      Run r = cli("workflow", "status", name, "--output", "json");
-      assertEquals(0, r.exit(), r.err());
-      JsonNode w = JSON.readTree(r.out());
-      if (w.path("copy_done").asBoolean(false)) {
-        return;
-      }
-      assertTrue(System.nanoTime() < deadline, "the copy did not finish: " + w);
-      Thread.sleep(500);
-    }
-  }
-
-  private JsonNode diff(String name) throws Exception {
-    Run r = cli("workflow", "diff", name, "--output", "json");
-    assertTrue(r.exit() == 0 || r.exit() == 4, r.out() + r.err());
-    return JSON.readTree(r.out());
-  }
-
-  private static void assertClean(JsonNode report) {
-    assertTrue(report.get("clean").asBoolean(), report.toString());
   }
 }

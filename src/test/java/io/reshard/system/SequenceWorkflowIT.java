@@ -1,36 +1,24 @@
 package io.reshard.system;
 
-import static io.reshard.system.ReshardLauncherIT.reshard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.reshard.cluster.ClusterDaemon;
 import io.reshard.cluster.ClusterDescriptor;
-import io.reshard.router.EndpointResolver;
-import io.reshard.router.JdbcEndpoint;
 import io.reshard.router.KafkaShardMapSource;
 import io.reshard.router.Router;
 import io.reshard.router.Sequence;
 import io.reshard.router.ShardMap;
-import io.reshard.router.ShardMapTopic;
-import io.reshard.router.ShardMapTopicConfig;
 import io.reshard.router.Vindex;
 import io.reshard.router.VindexType;
 import io.reshard.system.ReshardLauncherIT.Run;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,15 +50,14 @@ class SequenceWorkflowIT {
   private static final List<String> SHARDS = List.of("-40", "40-80", "80-c0", "c0-");
 
   private final TestCluster cluster;
-  private final Path dir;
+  private final CliSession ops;
   private final String ks;
   private final String seq;
   private final ClusterDescriptor.Server seqServer;
-  private final List<Path> files = new ArrayList<>();
 
   SequenceWorkflowIT(TestCluster cluster) throws Exception {
     this.cluster = cluster;
-    this.dir = cluster.dir();
+    this.ops = new CliSession(cluster);
     this.ks = cluster.database();
     this.seq = ks + "_seq";
     this.seqServer = cluster.shards().get(0);
@@ -89,11 +76,8 @@ class SequenceWorkflowIT {
 
   @AfterAll
   void stopTheDaemon() throws Exception {
-    reshard("daemon", "stop", "--cluster", dir.toString());
+    ops.close();
     cluster.execute(seqServer, "DROP DATABASE IF EXISTS `" + seq + "`");
-    for (Path f : files) {
-      Files.deleteIfExists(f);
-    }
     for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
       cluster.execute(s, "SET GLOBAL read_only = OFF");
     }
@@ -102,24 +86,24 @@ class SequenceWorkflowIT {
   @Test
   void idsFromTheSequenceStayUniqueAcrossSplitReverseAndSwitchAgain() throws Exception {
     Run seqInit =
-        cli(
+        ops.cli(
             "keyspace",
             "init",
             "--keyspace",
             seq,
             "--vschema",
-            file("{\"tables\": {\"accounts_seq\": {\"type\": \"sequence\"}}}"),
+            ops.file("{\"tables\": {\"accounts_seq\": {\"type\": \"sequence\"}}}"),
             "--shards=-",
             "--servers=" + seqServer.name());
     assertEquals(0, seqInit.exit(), seqInit.err());
     Run init =
-        cli(
+        ops.cli(
             "keyspace",
             "init",
             "--keyspace",
             ks,
             "--vschema",
-            file(
+            ops.file(
                 "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}},"
                     + " \"tables\": {\"accounts\": {\"column_vindexes\": [{\"column\": \"id\","
                     + " \"name\": \"hash\"}], \"auto_increment\": {\"column\": \"id\","
@@ -128,15 +112,15 @@ class SequenceWorkflowIT {
                     + ".accounts_seq\"}}}}"),
             "--shards=" + String.join(",", SHARDS));
     assertEquals(0, init.exit(), init.err());
-    startDaemon();
+    ops.startDaemon();
 
     Map<Long, Integer> acked = new ConcurrentHashMap<>();
     AtomicInteger errors = new AtomicInteger();
     AtomicBoolean stop = new AtomicBoolean();
     ExecutorService pool = Executors.newFixedThreadPool(8);
-    try (KafkaShardMapSource maps = KafkaShardMapSource.start(topic(), ks);
-        KafkaShardMapSource seqMaps = KafkaShardMapSource.start(topic(), seq);
-        Router router = Router.builder(maps, endpoints()).sequenceKeyspace(seqMaps).build()) {
+    try (KafkaShardMapSource maps = KafkaShardMapSource.start(ops.topic(), ks);
+        KafkaShardMapSource seqMaps = KafkaShardMapSource.start(ops.topic(), seq);
+        Router router = Router.builder(maps, ops.endpoints()).sequenceKeyspace(seqMaps).build()) {
       List<Future<?>> writers = new ArrayList<>();
       for (int t = 0; t < 8; t++) {
         int thread = t;
@@ -160,7 +144,7 @@ class SequenceWorkflowIT {
       // an id the source's server picks itself, far above the sequence's, on the moving range
       long serverChosen = serverChosenIdOnC0();
       Run created =
-          cli(
+          ops.cli(
               "workflow",
               "create",
               "--keyspace",
@@ -170,20 +154,20 @@ class SequenceWorkflowIT {
               "--targets=c0-e0,e0-",
               "split");
       assertEquals(0, created.exit(), created.err());
-      awaitCopyDone("split");
-      assertClean(diff("split"));
-      assertEquals(0, cli("workflow", "switch-traffic", "split", "--reads").exit());
-      Run writes = cli("workflow", "switch-traffic", "split", "--writes");
+      ops.awaitCopyDone("split");
+      CliSession.assertClean(ops.diff("split"));
+      assertEquals(0, ops.cli("workflow", "switch-traffic", "split", "--reads").exit());
+      Run writes = ops.cli("workflow", "switch-traffic", "split", "--writes");
       assertEquals(0, writes.exit(), writes.err());
       assertTrue(
           nextId() > serverChosen,
           "the write switch raised the sequence above " + serverChosen + ": " + nextId());
       Thread.sleep(1000);
-      Run reverse = cli("workflow", "reverse-traffic", "split");
+      Run reverse = ops.cli("workflow", "reverse-traffic", "split");
       assertEquals(0, reverse.exit(), reverse.err());
       Thread.sleep(1000);
-      assertClean(diff("split"));
-      Run again = cli("workflow", "switch-traffic", "split", "--writes");
+      CliSession.assertClean(ops.diff("split"));
+      Run again = ops.cli("workflow", "switch-traffic", "split", "--writes");
       assertEquals(0, again.exit(), again.err());
       Thread.sleep(1000);
       stop.set(true);
@@ -245,7 +229,7 @@ class SequenceWorkflowIT {
       if (!shard.servesWrites()) {
         continue;
       }
-      ClusterDescriptor.Server s = server(shard.endpoint());
+      ClusterDescriptor.Server s = ops.server(shard.endpoint());
       try (Connection c = cluster.connect(s);
           Statement st = c.createStatement();
           ResultSet rs = st.executeQuery("SELECT id FROM accounts")) {
@@ -264,83 +248,5 @@ class SequenceWorkflowIT {
       }
     }
     assertTrue(missing.isEmpty(), "acknowledged ids not exactly once on their owner: " + missing);
-  }
-
-  // ---- the CLI -----------------------------------------------------------------------------
-
-  private String file(String text) throws Exception {
-    Path f = Files.createTempFile("vschema", ".json");
-    Files.writeString(f, text, StandardCharsets.UTF_8);
-    files.add(f);
-    return f.toString();
-  }
-
-  private ClusterDescriptor.Server server(String name) {
-    return cluster.descriptor().mariadb().stream()
-        .filter(s -> s.name().equals(name))
-        .findFirst()
-        .orElseThrow();
-  }
-
-  private ShardMapTopicConfig topic() {
-    return ShardMapTopicConfig.builder()
-        .bootstrapServers(cluster.bootstrap())
-        .topic(ShardMapTopic.DEFAULT_NAME)
-        .build();
-  }
-
-  private EndpointResolver endpoints() {
-    Map<String, JdbcEndpoint> m = new LinkedHashMap<>();
-    for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
-      m.put(s.name(), new JdbcEndpoint(s.jdbcUrl(""), s.user(), ""));
-    }
-    return EndpointResolver.of(m);
-  }
-
-  private void startDaemon() throws Exception {
-    if (ClusterDaemon.running(dir).isPresent()) {
-      reshard("daemon", "stop", "--cluster", dir.toString());
-    }
-    Run r =
-        reshard(
-            "daemon",
-            "--cluster",
-            dir.toString(),
-            "--set",
-            "topic.prefix=" + cluster.topicPrefix(),
-            "--set",
-            "workflows.topic=" + cluster.topicPrefix() + ".workflows",
-            "--background");
-    assertEquals(0, r.exit(), r.out() + r.err());
-  }
-
-  private Run cli(String... args) throws Exception {
-    List<String> a = new ArrayList<>(List.of(args));
-    a.add(2, "--cluster=" + dir);
-    return reshard(a.toArray(String[]::new));
-  }
-
-  private void awaitCopyDone(String name) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-    while (true) {
-      Run r = cli("workflow", "status", name, "--output", "json");
-      assertEquals(0, r.exit(), r.err());
-      JsonNode w = JSON.readTree(r.out());
-      if (w.path("copy_done").asBoolean(false)) {
-        return;
-      }
-      assertTrue(System.nanoTime() < deadline, "the copy did not finish: " + w);
-      Thread.sleep(500);
-    }
-  }
-
-  private JsonNode diff(String name) throws Exception {
-    Run r = cli("workflow", "diff", name, "--output", "json");
-    assertTrue(r.exit() == 0 || r.exit() == 4, r.out() + r.err());
-    return JSON.readTree(r.out());
-  }
-
-  private static void assertClean(JsonNode report) {
-    assertTrue(report.get("clean").asBoolean(), report.toString());
   }
 }

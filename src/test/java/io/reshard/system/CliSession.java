@@ -1,0 +1,144 @@
+package io.reshard.system;
+
+import static io.reshard.system.ReshardLauncherIT.reshard;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.reshard.cluster.ClusterDaemon;
+import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.router.EndpointResolver;
+import io.reshard.router.JdbcEndpoint;
+import io.reshard.router.ShardMapTopic;
+import io.reshard.router.ShardMapTopicConfig;
+import io.reshard.system.ReshardLauncherIT.Run;
+import io.reshard.testkit.TestCluster;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The operator's side of a whole-system test, through the launcher only: the daemon of the test
+ * cluster (with the class's own topics), {@code reshard} commands with {@code --cluster}, and the
+ * waits and checks every workflow test needs; plus what a router in the test needs to follow the
+ * cluster's shard maps. One per test class.
+ */
+final class CliSession {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final TestCluster cluster;
+  private final Path dir;
+  private final List<Path> files = new ArrayList<>();
+
+  CliSession(TestCluster cluster) {
+    this.cluster = cluster;
+    this.dir = cluster.dir();
+  }
+
+  /** Starts the cluster's daemon in the background (stopping one that runs). */
+  void startDaemon() throws Exception {
+    if (ClusterDaemon.running(dir).isPresent()) {
+      stopDaemon();
+    }
+    Run r =
+        reshard(
+            "daemon",
+            "--cluster",
+            dir.toString(),
+            "--set",
+            "topic.prefix=" + cluster.topicPrefix(),
+            "--set",
+            "workflows.topic=" + cluster.topicPrefix() + ".workflows",
+            "--background");
+    assertEquals(0, r.exit(), r.out() + r.err());
+  }
+
+  /** Stops the daemon and deletes the files {@link #file} wrote. */
+  void close() throws Exception {
+    stopDaemon();
+    for (Path f : files) {
+      Files.deleteIfExists(f);
+    }
+  }
+
+  private void stopDaemon() throws Exception {
+    reshard("daemon", "stop", "--cluster", dir.toString());
+  }
+
+  /** {@code reshard VERB SUBVERB --cluster=DIR ARGS...}. */
+  Run cli(String... args) throws Exception {
+    List<String> a = new ArrayList<>(List.of(args));
+    a.add(2, "--cluster=" + dir);
+    return reshard(a.toArray(String[]::new));
+  }
+
+  /** A temporary file holding {@code text} (a vschema), deleted by {@link #close}. */
+  String file(String text) throws Exception {
+    Path f = Files.createTempFile("vschema", ".json");
+    Files.writeString(f, text, StandardCharsets.UTF_8);
+    files.add(f);
+    return f.toString();
+  }
+
+  /** {@code workflow status NAME --output json}. */
+  JsonNode status(String name) throws Exception {
+    Run r = cli("workflow", "status", name, "--output", "json");
+    assertEquals(0, r.exit(), r.err());
+    return JSON.readTree(r.out());
+  }
+
+  /** Waits (at most 180 s) until the copy is done; returns the status that said so. */
+  JsonNode awaitCopyDone(String name) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+    while (true) {
+      JsonNode w = status(name);
+      if (w.path("copy_done").asBoolean(false)) {
+        return w;
+      }
+      assertTrue(System.nanoTime() < deadline, "the copy did not finish: " + w);
+      Thread.sleep(500);
+    }
+  }
+
+  /** {@code workflow diff NAME --output json}: the report, clean or not. */
+  JsonNode diff(String name) throws Exception {
+    Run r = cli("workflow", "diff", name, "--output", "json");
+    assertTrue(r.exit() == 0 || r.exit() == 4, r.out() + r.err());
+    return JSON.readTree(r.out());
+  }
+
+  static void assertClean(JsonNode report) {
+    assertTrue(report.get("clean").asBoolean(), report.toString());
+  }
+
+  /** The cluster's server named {@code name}. */
+  ClusterDescriptor.Server server(String name) {
+    return cluster.descriptor().mariadb().stream()
+        .filter(s -> s.name().equals(name))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** The shard map topic the daemon publishes to. */
+  ShardMapTopicConfig topic() {
+    return ShardMapTopicConfig.builder()
+        .bootstrapServers(cluster.bootstrap())
+        .topic(ShardMapTopic.DEFAULT_NAME)
+        .build();
+  }
+
+  /** Every server of the cluster, by the name the shard map uses. */
+  EndpointResolver endpoints() {
+    Map<String, JdbcEndpoint> m = new LinkedHashMap<>();
+    for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
+      m.put(s.name(), new JdbcEndpoint(s.jdbcUrl(""), s.user(), ""));
+    }
+    return EndpointResolver.of(m);
+  }
+}
