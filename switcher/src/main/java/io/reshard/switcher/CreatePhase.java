@@ -185,26 +185,30 @@ final class CreatePhase implements Phase {
    * WorkflowSpec#stateKey}: {@code NAME/SOURCE}, at most {@link WorkflowSpec#MAX_STATE_KEY}).
    */
   static Optional<String> stateKeyTooLong(WorkflowSpec spec) {
+    ShardServer longest = null;
     for (ShardServer s : spec.sources()) {
-      String key = spec.stateKey(s);
-      if (key.length() > WorkflowSpec.MAX_STATE_KEY) {
-        return Optional.of(
-            "the workflow name "
-                + spec.name()
-                + " is too long for a workflow of "
-                + spec.sources().size()
-                + " sources: its copy and diff keep their progress as "
-                + key
-                + " ("
-                + key.length()
-                + " characters, at most "
-                + WorkflowSpec.MAX_STATE_KEY
-                + "); choose a name of at most "
-                + (WorkflowSpec.MAX_STATE_KEY - 1 - s.shard().length())
-                + " characters");
+      if (longest == null || s.shard().length() > longest.shard().length()) {
+        longest = s;
       }
     }
-    return Optional.empty();
+    String key = spec.stateKey(longest);
+    if (key.length() <= WorkflowSpec.MAX_STATE_KEY) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "the workflow name "
+            + spec.name()
+            + " is too long for a workflow of "
+            + spec.sources().size()
+            + " sources: its copy and diff keep their progress as "
+            + key
+            + " ("
+            + key.length()
+            + " characters, at most "
+            + WorkflowSpec.MAX_STATE_KEY
+            + "); choose a name of at most "
+            + (WorkflowSpec.MAX_STATE_KEY - 1 - longest.shard().length())
+            + " characters");
   }
 
   /** The moved tables that exist on target {@code t} and hold a row. */

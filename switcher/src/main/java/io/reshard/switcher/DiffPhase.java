@@ -157,7 +157,7 @@ final class DiffPhase implements Phase {
                 + spec.name()
                 + ": "
                 + step
-                + " refused: the streams from the source to the targets no longer run (the"
+                + " refused: the streams from the sources to the targets no longer run (the"
                 + " workflow is "
                 + w.state()
                 + "); a diff compares the targets with the source while those streams keep them"

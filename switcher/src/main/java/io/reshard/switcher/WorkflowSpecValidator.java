@@ -133,9 +133,10 @@ public final class WorkflowSpecValidator {
     }
     NameRules.keyspaceProblem(keyspace).ifPresent(reasons::add);
     if (new HashSet<>(sources).size() != sources.size()) {
-      reasons.add("--source names a shard twice: " + sources);
+      reasons.add("--source names a shard twice: " + sources + "; name each source once");
+    } else {
+      reasons.addAll(TargetRanges.problems(sourceRanges, targetRanges));
     }
-    reasons.addAll(TargetRanges.problems(sourceRanges, targetRanges));
     Optional<ShardMap> map = maps.apply(keyspace);
     Map<String, Shard> from = new LinkedHashMap<>();
     List<String> targetServers = List.of();

@@ -95,4 +95,17 @@ class ManySourcesTest {
   private static ShardServer shard(String name) {
     return new ShardServer(name, "db", "127.0.0.1", 3306, "root", "", 1);
   }
+
+  @Test
+  void theNameLengthAdviceCountsTheLongestSource() {
+    String reason =
+        CreatePhase.stateKeyTooLong(spec("m".repeat(60), List.of("-40", "40-80"), List.of("-80")))
+            .orElseThrow();
+    assertTrue(reason.contains("/40-80 (66 characters"), reason);
+    assertTrue(reason.contains("choose a name of at most 58 characters"), reason);
+    assertEquals(
+        Optional.empty(),
+        CreatePhase.stateKeyTooLong(spec("m".repeat(58), List.of("-40", "40-80"), List.of("-80"))),
+        "the advice holds");
+  }
 }
