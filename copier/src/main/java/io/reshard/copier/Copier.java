@@ -171,6 +171,35 @@ public final class Copier {
     return done;
   }
 
+  /**
+   * Reads each table's estimated row count from the source before {@link #run()} (which reads them
+   * again), so that {@link #progress()} of a copy not started yet already counts its rows: a
+   * workflow of several sources copies one source after the other and shows them as one.
+   *
+   * @throws ReshardException if the source cannot be read
+   */
+  public void estimate() {
+    Map<String, ProgressCounter> estimated = new LinkedHashMap<>();
+    try (Connection source = Sessions.open(spec.source(), spec.keyspace(), "")) {
+      for (String t : spec.tables()) {
+        estimated.put(
+            t,
+            new ProgressCounter(
+                t, TableSchemaReader.estimatedRows(source, spec.keyspace(), t), clock));
+      }
+    } catch (SQLException e) {
+      throw new ReshardException(
+          "workflow "
+              + spec.workflow()
+              + ": cannot read the source's table estimates: "
+              + e.getMessage(),
+          e);
+    }
+    if (started == null) {
+      progress = estimated;
+    }
+  }
+
   /** The progress now; all tables pending before {@link #run()} has read their estimates. */
   public CopyProgress progress() {
     List<CopyProgress.TableProgress> tables = new ArrayList<>();

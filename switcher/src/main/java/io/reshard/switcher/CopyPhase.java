@@ -80,6 +80,9 @@ final class CopyPhase implements Phase {
               .coverage(StreamSeams.coverage(streams.capture(source.shard()).orElseThrow()))
               .build());
     }
+    if (each.size() > 1) {
+      each.forEach(Copier::estimate); // so the progress of the first counts the others' rows too
+    }
     copiers = List.copyOf(each); // all at once: progress counts every source from the start
     for (Copier c : each) {
       c.run();

@@ -49,6 +49,7 @@ final class SourceTables {
           List<String> differ =
               shards.stream().filter(s -> !defs.get(s).equals(defs.get(first))).toList();
           if (!differ.isEmpty()) {
+            String other = differ.get(0);
             reasons.add(
                 "table "
                     + table
@@ -56,8 +57,10 @@ final class SourceTables {
                     + first
                     + " and on "
                     + String.join(", ", differ)
-                    + " (SHOW CREATE TABLE differs); the targets get one definition for the rows"
-                    + " of every source: make the definitions equal (ALTER TABLE) first");
+                    + " (SHOW CREATE TABLE differs: "
+                    + firstDifference(defs.get(first), defs.get(other), first, other)
+                    + "); the targets get one definition for the rows of every source: make the"
+                    + " definitions equal (ALTER TABLE) first");
           }
         });
     return reasons;
@@ -70,6 +73,23 @@ final class SourceTables {
       rs.next();
       return normalized(rs.getString(2));
     }
+  }
+
+  /**
+   * The first line in which two definitions differ, as {@code on A `x` int, on B `x` bigint}
+   * (stripped; {@code (none)} where one has fewer lines).
+   */
+  static String firstDifference(String a, String b, String nameA, String nameB) {
+    String[] la = a.split("\n");
+    String[] lb = b.split("\n");
+    for (int i = 0; i < Math.max(la.length, lb.length); i++) {
+      String x = i < la.length ? la[i].strip() : "(none)";
+      String y = i < lb.length ? lb[i].strip() : "(none)";
+      if (!x.equals(y)) {
+        return "on " + nameA + " " + x + ", on " + nameB + " " + y;
+      }
+    }
+    return "they differ in white space only";
   }
 
   /** A definition without the table option that only says where its ids go on. */

@@ -202,11 +202,22 @@ public final class WorkflowSpecValidator {
         List.of(params.get("target_servers").split(",")).stream().map(String::strip).toList();
     if (servers.size() != targets.size()) {
       throw new IllegalArgumentException(
-          targets.size() + " targets but " + servers.size() + " target servers");
+          "--targets names "
+              + targets.size()
+              + (targets.size() == 1 ? " shard" : " shards")
+              + " but --target-servers "
+              + servers.size()
+              + (servers.size() == 1 ? " server" : " servers")
+              + ": give one server per target, in the same order; nothing was written");
     }
     for (String s : servers) {
       if (!knownServer.test(s)) {
-        throw new IllegalArgumentException("target server " + s + " is not known to this daemon");
+        throw new IllegalArgumentException(
+            "target server "
+                + s
+                + " is not known to this daemon (it knows the servers of its cluster directory or"
+                + " --config): name one of those, or add the server there and restart the daemon;"
+                + " nothing was written");
       }
     }
     return Optional.of(servers);

@@ -108,4 +108,17 @@ class ManySourcesTest {
         CreatePhase.stateKeyTooLong(spec("m".repeat(58), List.of("-40", "40-80"), List.of("-80"))),
         "the advice holds");
   }
+
+  @Test
+  void aDifferenceInTableDefinitionsIsNamedByItsFirstLine() {
+    String a = "CREATE TABLE `t` (\n  `id` bigint(20) NOT NULL,\n  `v` varchar(64) DEFAULT NULL\n)";
+    String b = a.replace("varchar(64)", "varchar(65)");
+    assertEquals(
+        "on -80 `v` varchar(64) DEFAULT NULL, on 80- `v` varchar(65) DEFAULT NULL",
+        SourceTables.firstDifference(a, b, "-80", "80-"));
+    assertEquals(
+        "on -80 ), on 80- KEY `k` (`v`)",
+        SourceTables.firstDifference(
+            a, a.replace("NULL\n)", "NULL\n  KEY `k` (`v`)\n)"), "-80", "80-"));
+  }
 }
