@@ -37,9 +37,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Workflows of several sources (DESIGN 4.9), CLI and daemon only, under router writers that insert
  * rows and increment their counters the whole time, each from {@code -80,80-}: a merge into {@code
- * -} (copy, diff, reads, writes, reverse traffic, diff, writes again, complete), a re-partition
- * onto three uneven ranges {@code -55,55-aa,aa-} and a split of both into four (copy, diff, reads,
- * writes, complete). Afterwards plain SQL on the owners of the final map: every acknowledged row
+ * -}, a re-partition onto three uneven ranges {@code -55,55-aa,aa-} and a split of both into four,
+ * each through copy, diff, reads, writes, reverse traffic, diff, writes again and complete. Afterwards plain SQL on the owners of the final map: every acknowledged row
  * exactly once, on its owner, with exactly as many increments as were acknowledged (a write a stale
  * owner had accepted would be missing there).
  */
@@ -77,13 +76,13 @@ class MergeWorkflowIT {
   @Test
   void aMergeOfTwoShardsIntoOneGoesBackAndForthAndCompletes() throws Exception {
     JsonNode streams =
-        run(cluster.database(), "merge", "-", List.of(cluster.spares().get(0).name()), true);
+        run(cluster.database(), "merge", "-", List.of(cluster.spares().get(0).name()));
     assertEquals(1, streams.size(), streams.toString());
     assertEquals("-80,80-", streams.get(0).get("source").asText(), "it reads both sources");
   }
 
   @Test
-  void aRepartitionOfTwoShardsOntoThreeUnevenRangesSwitchesAndCompletes() throws Exception {
+  void aRepartitionOfTwoShardsOntoThreeUnevenRangesGoesBackAndForthAndCompletes() throws Exception {
     JsonNode streams =
         run(
             cluster.database() + "_r",
@@ -92,14 +91,13 @@ class MergeWorkflowIT {
             List.of(
                 cluster.shards().get(2).name(),
                 cluster.shards().get(3).name(),
-                cluster.spares().get(1).name()),
-            false);
+                cluster.spares().get(1).name()));
     // each target reads only the sources its range overlaps
     assertEquals(Map.of("-55", "-80", "55-aa", "-80,80-", "aa-", "80-"), reads(streams));
   }
 
   @Test
-  void aSplitOfTwoShardsIntoFourSwitchesAndCompletes() throws Exception {
+  void aSplitOfTwoShardsIntoFourGoesBackAndForthAndCompletes() throws Exception {
     JsonNode streams =
         run(
             cluster.database() + "_s",
@@ -109,21 +107,20 @@ class MergeWorkflowIT {
                 cluster.shards().get(2).name(),
                 cluster.shards().get(3).name(),
                 cluster.spares().get(0).name(),
-                cluster.spares().get(1).name()),
-            false);
+                cluster.spares().get(1).name()));
     assertEquals(
         Map.of("-40", "-80", "40-80", "-80", "80-c0", "80-", "c0-", "80-"), reads(streams));
   }
 
   /**
    * Keyspace {@code ks} on the first two shard servers as {@code -80,80-} with 2,000 rows, then
-   * under the writers a workflow of both into {@code targets}: copy, diff, reads, writes, (with
-   * {@code backAndForth} reverse traffic, a diff, writes again,) complete; then the writers' check.
+   * under the writers a workflow of both into {@code targets}: copy, diff, reads, writes, reverse
+   * traffic, a diff, writes again, complete; then the writers' check.
    *
    * @return the forward streams {@code status} listed once the copy was done
    */
   private JsonNode run(
-      String ks, String name, String targets, List<String> targetServers, boolean backAndForth)
+      String ks, String name, String targets, List<String> targetServers)
       throws Exception {
     initKeyspace(ks, cluster.shards().get(0), cluster.shards().get(1));
     try (Writers writers = new Writers(ks)) {
@@ -144,13 +141,11 @@ class MergeWorkflowIT {
       assertEquals(0, ops.cli("workflow", "switch-traffic", name, "--reads").exit());
       Run writes = ops.cli("workflow", "switch-traffic", name, "--writes");
       assertEquals(0, writes.exit(), writes.err());
-      if (backAndForth) {
-        Run reverse = ops.cli("workflow", "reverse-traffic", name);
-        assertEquals(0, reverse.exit(), reverse.err());
-        CliSession.assertClean(ops.diff(name));
-        Run again = ops.cli("workflow", "switch-traffic", name, "--writes");
-        assertEquals(0, again.exit(), again.err());
-      }
+      Run reverse = ops.cli("workflow", "reverse-traffic", name);
+      assertEquals(0, reverse.exit(), reverse.err());
+      CliSession.assertClean(ops.diff(name));
+      Run again = ops.cli("workflow", "switch-traffic", name, "--writes");
+      assertEquals(0, again.exit(), again.err());
       Run complete = ops.cli("workflow", "complete", name);
       assertEquals(0, complete.exit(), complete.err());
       writers.stopAndCheck(name);
