@@ -38,9 +38,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Workflows of several sources (DESIGN 4.9), CLI and daemon only, under router writers that insert
  * rows and increment their counters the whole time, each from {@code -80,80-}: a merge into {@code
  * -}, a re-partition onto three uneven ranges {@code -55,55-aa,aa-} and a split of both into four,
- * each through copy, diff, reads, writes, reverse traffic, diff, writes again and complete. Afterwards plain SQL on the owners of the final map: every acknowledged row
- * exactly once, on its owner, with exactly as many increments as were acknowledged (a write a stale
- * owner had accepted would be missing there).
+ * each through copy, diff, reads, writes, reverse traffic, diff, writes again and complete.
+ * Afterwards plain SQL on the owners of the final map: every acknowledged row exactly once, on its
+ * owner, with exactly as many increments as were acknowledged (a write a stale owner had accepted
+ * would be missing there).
  */
 @ExtendWith(LocalClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -119,8 +120,7 @@ class MergeWorkflowIT {
    *
    * @return the forward streams {@code status} listed once the copy was done
    */
-  private JsonNode run(
-      String ks, String name, String targets, List<String> targetServers)
+  private JsonNode run(String ks, String name, String targets, List<String> targetServers)
       throws Exception {
     initKeyspace(ks, cluster.shards().get(0), cluster.shards().get(1));
     try (Writers writers = new Writers(ks)) {

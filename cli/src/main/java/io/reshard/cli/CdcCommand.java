@@ -1,6 +1,7 @@
 package io.reshard.cli;
 
 import io.reshard.cdc.ChangeRecords;
+import io.reshard.cdc.KeyspaceStreamConfig;
 import io.reshard.cdc.RecordKind;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.cluster.LocalCluster;
@@ -32,10 +33,13 @@ final class CdcCommand {
       name = "tail",
       mixinStandardHelpOptions = true,
       description = {
-        "Print a shard's change events as JSON lines, as any read_committed Kafka consumer of",
-        "<prefix>.<keyspace>.<shard> sees them: row changes (Debezium envelope), transaction",
-        "BEGIN/END and schema changes (heartbeats with --heartbeats). Without --from-beginning it",
-        "starts at the end. It ends when the output is closed (cdc tail ... | head -n 5)."
+        "Print change events as JSON lines, as any read_committed Kafka consumer sees them.",
+        "Without --shard: the keyspace change stream <prefix>.<keyspace>, every application",
+        "row change of the keyspace, followed across every reshard (docs/keyspace-stream.md).",
+        "With --shard: that shard's topic <prefix>.<keyspace>.<shard>: row changes (Debezium",
+        "envelope), transaction BEGIN/END and schema changes (heartbeats with --heartbeats).",
+        "Without --from-beginning it starts at the end. It ends when the output is closed",
+        "(cdc tail ... | head -n 5)."
       })
   static final class Tail implements Callable<Integer> {
     @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -48,8 +52,9 @@ final class CdcCommand {
 
     @Option(
         names = "--shard",
-        required = true,
-        description = "The source shard, e.g. c0- (write --shard=-80).")
+        description = {
+          "A shard, e.g. c0- (write --shard=-80); without it, the keyspace change stream."
+        })
     String shard;
 
     @Option(
@@ -79,33 +84,44 @@ final class CdcCommand {
 
     @Override
     public Integer call() {
-      try {
-        io.reshard.router.KeyRange.parse(shard);
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--shard " + shard + ": " + e.getMessage());
+      if (shard != null) {
+        try {
+          io.reshard.router.KeyRange.parse(shard);
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(
+              spec.commandLine(), "--shard " + shard + ": " + e.getMessage());
+        }
       }
       ClusterDescriptor d = LocalCluster.require(cluster);
-      String topic = ChangeRecords.changeTopic(prefix, keyspace, shard);
-      TopicPartition tp = new TopicPartition(topic, 0);
+      String topic =
+          shard == null
+              ? KeyspaceStreamConfig.defaultTopic(prefix, keyspace)
+              : ChangeRecords.changeTopic(prefix, keyspace, shard);
       try (KafkaConsumer<byte[], byte[]> consumer =
           new KafkaConsumer<>(ChangeRecords.consumerProperties(d.kafka().bootstrap(), null))) {
-        if (consumer.partitionsFor(topic, Duration.ofSeconds(30)).isEmpty()) {
+        List<TopicPartition> parts =
+            consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(topic, p.partition()))
+                .toList();
+        if (parts.isEmpty()) {
           spec.commandLine()
               .getErr()
               .println(
                   "cdc tail: topic "
                       + topic
-                      + " does not exist; is capture running for shard "
-                      + shard
-                      + "?");
+                      + " does not exist; "
+                      + (shard == null
+                          ? "is the daemon running with keyspace.stream.enabled=true for keyspace "
+                              + keyspace
+                              + "?"
+                          : "is capture running for shard " + shard + "?"));
           return ExitCodes.REFUSED;
         }
-        consumer.assign(List.of(tp));
+        consumer.assign(parts);
         if (fromBeginning) {
-          consumer.seekToBeginning(List.of(tp));
+          consumer.seekToBeginning(parts);
         } else {
-          consumer.seekToEnd(List.of(tp));
+          consumer.seekToEnd(parts);
         }
         print(consumer);
       }

@@ -6,6 +6,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.reshard.cdc.CaptureEngine;
 import io.reshard.core.position.GtidPosition;
+import io.reshard.router.Shard;
+import io.reshard.router.ShardMap;
 import io.reshard.switcher.CaptureRegistry;
 import io.reshard.switcher.WorkflowStore;
 import java.net.URI;
@@ -14,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,9 +62,11 @@ public final class Daemon {
       captureServices.add(b.captures.apply(new CaptureContext(config, s, registry)));
     }
     WorkflowService workflows = null;
+    BiConsumer<String, ShardMap> streamCaptures = null;
     if (b.servers != null && b.actions == null) {
       CaptureRegistry shared =
           new CaptureRegistry(onDemandCaptures(config, registry), config.captureSettings());
+      streamCaptures = (keyspace, map) -> captureShards(config, b.servers, shared, keyspace, map);
       for (DaemonService c : captureServices) {
         if (c instanceof CaptureService cs) {
           shared.external(
@@ -93,6 +98,10 @@ public final class Daemon {
     List<DaemonService> all = new ArrayList<>();
     all.add(admin);
     all.addAll(captureServices);
+    if (config.keyspaceStreamEnabled() && b.realCaptures) {
+      // tests that stand in for capture have no change topics to read
+      all.add(new KeyspaceStreams(config, streamCaptures));
+    }
     if (workflows != null) {
       all.add(workflows);
     }
@@ -152,6 +161,34 @@ public final class Daemon {
         }
       };
     };
+  }
+
+  /**
+   * Starts the capture of every shard of {@code map} that serves writes and that no one captures
+   * yet, for the keyspace change stream, which must read every owner of its keyspace whether a
+   * workflow moves it or not (a workflow's targets are captured by its switch, before they take a
+   * write; capturing them sooner would only carry the copy through Kafka).
+   */
+  private static void captureShards(
+      DaemonConfig config,
+      ServerDirectory servers,
+      CaptureRegistry registry,
+      String keyspace,
+      ShardMap map) {
+    for (Shard shard : map.shards()) {
+      if (!shard.servesWrites() || !servers.knows(shard.endpoint())) {
+        continue;
+      }
+      try {
+        registry.start(
+            keyspace,
+            servers.server(shard.endpoint(), shard.name()),
+            config.bootstrapServers(),
+            config.topicPrefix());
+      } catch (RuntimeException e) {
+        LOG.warn("keyspace {}: cannot start the capture of shard {}: {}", keyspace, shard, e);
+      }
+    }
   }
 
   /** The capture service of {@code keyspace/shard}: a configured one, or one a workflow started. */
@@ -286,6 +323,7 @@ public final class Daemon {
     private WorkflowStore workflows;
     private WorkflowActions actions;
     private Function<CaptureContext, DaemonService> captures = Daemon::captureService;
+    private boolean realCaptures = true;
     private ServerDirectory servers;
 
     private Builder(DaemonConfig config) {
@@ -324,6 +362,7 @@ public final class Daemon {
     /** How each shard's capture service is made; default: {@link #captureService}. */
     public Builder captureServices(Function<CaptureContext, DaemonService> factory) {
       this.captures = factory;
+      this.realCaptures = false;
       return this;
     }
 

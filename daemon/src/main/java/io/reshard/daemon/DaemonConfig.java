@@ -1,5 +1,6 @@
 package io.reshard.daemon;
 
+import static io.reshard.core.config.ConfigKey.Type.BOOLEAN;
 import static io.reshard.core.config.ConfigKey.Type.INT;
 import static io.reshard.core.config.ConfigKey.Type.LONG;
 import static io.reshard.core.config.ConfigKey.Type.PASSWORD;
@@ -8,7 +9,9 @@ import static io.reshard.core.config.Validators.HOST;
 import static io.reshard.core.config.Validators.NAME;
 import static io.reshard.core.config.Validators.TOPIC;
 import static io.reshard.core.config.Validators.any;
+import static io.reshard.core.config.Validators.bool;
 import static io.reshard.core.config.Validators.emptyOrAtLeast;
+import static io.reshard.core.config.Validators.emptyOrMatches;
 import static io.reshard.core.config.Validators.intRange;
 import static io.reshard.core.config.Validators.longRange;
 import static io.reshard.core.config.Validators.matches;
@@ -18,6 +21,7 @@ import static io.reshard.core.config.Validators.shardName;
 
 import io.reshard.cdc.ApplyConfig;
 import io.reshard.cdc.CaptureConfig;
+import io.reshard.cdc.KeyspaceStreamConfig;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.copier.CopierConfig;
 import io.reshard.core.config.ConfigDef;
@@ -145,7 +149,27 @@ public final class DaemonConfig {
               "30000",
               longRange(1, 3_600_000),
               "How long a write switch waits for the targets to apply the source's position G"
-                  + " before it un-fences the source and rolls back (ms)."));
+                  + " before it un-fences the source and rolls back (ms)."),
+          new ConfigKey(
+              "keyspace.stream.enabled",
+              BOOLEAN,
+              "true",
+              bool(),
+              "Run the keyspace change stream PREFIX.KEYSPACE of every keyspace whose shards are"
+                  + " listed: one topic that consumers follow across every reshard."),
+          new ConfigKey(
+              "keyspace.stream.topic.prefix",
+              STRING,
+              "",
+              emptyOrMatches(TOPIC, "a topic name"),
+              "Prefix of the keyspace topics PREFIX.KEYSPACE; empty means topic.prefix."),
+          new ConfigKey(
+              "keyspace.stream.partitions",
+              INT,
+              "16",
+              intRange(1, 4096),
+              "Partitions of a keyspace topic when the stream creates it; fixed from then on (a"
+                  + " row's partition, a function of its keyspace id, never changes)."));
 
   /** The keys of each source shard ({@code shards.N.<key>}), in documentation order. */
   public static final List<ConfigKey> SHARD_KEYS =
@@ -340,6 +364,25 @@ public final class DaemonConfig {
   /** How long a write switch waits for the targets to apply G. */
   public Duration workflowCatchUpTimeout() {
     return Duration.ofMillis(Long.parseLong(get("workflow.catch.up.timeout.ms")));
+  }
+
+  /** Whether the daemon runs the keyspace change streams. */
+  public boolean keyspaceStreamEnabled() {
+    return Boolean.parseBoolean(get("keyspace.stream.enabled"));
+  }
+
+  /** The keyspace change stream of {@code keyspace}, as configured. */
+  public KeyspaceStreamConfig keyspaceStream(String keyspace) {
+    String prefix = get("keyspace.stream.topic.prefix");
+    KeyspaceStreamConfig d = KeyspaceStreamConfig.of(bootstrapServers(), topicPrefix(), keyspace);
+    return new KeyspaceStreamConfig(
+        d.bootstrap(),
+        d.topicPrefix(),
+        keyspace,
+        KeyspaceStreamConfig.defaultTopic(prefix.isEmpty() ? topicPrefix() : prefix, keyspace),
+        Integer.parseInt(get("keyspace.stream.partitions")),
+        d.replicationFactor(),
+        d.pollTimeout());
   }
 
   /** The source shards to capture, in configuration order. */

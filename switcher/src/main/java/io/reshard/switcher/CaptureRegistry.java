@@ -246,16 +246,28 @@ public final class CaptureRegistry implements AutoCloseable {
     return e == null ? Optional.empty() : Optional.of(e::committedPosition);
   }
 
-  private synchronized Supplier<Optional<CapturePosition>> start(ShardServer s, WorkflowSpec spec) {
-    Optional<Supplier<Optional<CapturePosition>>> running = find(spec.keyspace(), s.shard());
+  private Supplier<Optional<CapturePosition>> start(ShardServer s, WorkflowSpec spec) {
+    return start(spec.keyspace(), s, spec.bootstrap(), spec.topicPrefix());
+  }
+
+  /**
+   * Starts the capture of {@code s} unless one runs (here or outside, {@link #external}): for the
+   * keyspace change stream, which needs every shard of its keyspace captured, workflow or not. A
+   * capture resumes from its stored position, or starts at the server's current one.
+   *
+   * @return its committed position, read anew on every call
+   */
+  public synchronized Supplier<Optional<CapturePosition>> start(
+      String keyspace, ShardServer s, String bootstrap, String topicPrefix) {
+    Optional<Supplier<Optional<CapturePosition>>> running = find(keyspace, s.shard());
     if (running.isPresent()) {
       return running.get();
     }
     long serverId = freeServerId(s);
-    Map<String, String> m = captureMap(s, spec, serverId, settings);
-    Started capture = starter.start(spec.keyspace(), s, CaptureConfig.from(m));
-    owned.put(key(spec.keyspace(), s.shard()), capture);
-    serverIds.put(key(spec.keyspace(), s.shard()), new ServerId(s.host(), s.port(), serverId));
+    Map<String, String> m = captureMap(s, keyspace, bootstrap, topicPrefix, serverId, settings);
+    Started capture = starter.start(keyspace, s, CaptureConfig.from(m));
+    owned.put(key(keyspace, s.shard()), capture);
+    serverIds.put(key(keyspace, s.shard()), new ServerId(s.host(), s.port(), serverId));
     return capture::committedPosition;
   }
 
@@ -267,6 +279,16 @@ public final class CaptureRegistry implements AutoCloseable {
    */
   static Map<String, String> captureMap(
       ShardServer s, WorkflowSpec spec, long serverId, Map<String, String> settings) {
+    return captureMap(s, spec.keyspace(), spec.bootstrap(), spec.topicPrefix(), serverId, settings);
+  }
+
+  private static Map<String, String> captureMap(
+      ShardServer s,
+      String keyspace,
+      String bootstrap,
+      String topicPrefix,
+      long serverId,
+      Map<String, String> settings) {
     Map<String, String> m = new HashMap<>();
     m.put("heartbeat.interval.ms", "200");
     m.put("batch.max.wait.ms", "5");
@@ -278,10 +300,10 @@ public final class CaptureRegistry implements AutoCloseable {
             s.user(),
             s.password(),
             serverId,
-            spec.keyspace(),
+            keyspace,
             s.shard(),
-            spec.bootstrap(),
-            spec.topicPrefix()));
+            bootstrap,
+            topicPrefix));
     m.put("source.flavor", s.flavorOrDefault().name().toLowerCase(java.util.Locale.ROOT));
     return m;
   }

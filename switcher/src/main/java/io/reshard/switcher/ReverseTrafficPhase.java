@@ -1,5 +1,6 @@
 package io.reshard.switcher;
 
+import io.reshard.cdc.HandOver;
 import io.reshard.core.position.GtidPosition;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
@@ -112,7 +113,10 @@ final class ReverseTrafficPhase implements Phase {
     w =
         engine.update(
             w.withForward(w.generation() + 1, Positions.strings(p0), w.updatedAt())
-                .withReversePosition(g.toString(), w.updatedAt()));
+                .withReversePosition(g.toString(), w.updatedAt())
+                .withHandOver(
+                    HandOver.given(w.updatedAt(), Positions.strings(g))
+                        .takenBy(Positions.strings(p0))));
     steps.mark("reverse journal");
     Failpoints.reach("reverse:journal");
     return finish(w, conns, next, true);

@@ -1,5 +1,6 @@
 package io.reshard.switcher;
 
+import io.reshard.cdc.HandOver;
 import io.reshard.core.position.GtidPosition;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapPublisher;
@@ -116,7 +117,8 @@ final class SwitchWritesPhase implements Phase {
       steps.mark("catch-up and pause");
       w =
           engine.transition(
-              w.withJournal(g.toString(), w.updatedAt()),
+              w.withJournal(g.toString(), w.updatedAt())
+                  .withHandOver(HandOver.given(w.updatedAt(), Positions.strings(g))),
               WorkflowState.WRITES_SWITCHED,
               "phase 5/8 journal: forward streams frozen at " + g);
       steps.mark("journal");
@@ -180,7 +182,8 @@ final class SwitchWritesPhase implements Phase {
       for (ShardServer t : spec.targets()) {
         start.put(t.shard(), ServerFence.position(conns.of(t)));
       }
-      w = engine.update(w.withReverseStart(Positions.strings(start), w.updatedAt()));
+      Map<String, String> taken = Positions.strings(start);
+      w = engine.update(w.withReverseStart(taken, w.updatedAt()).withHandOverTaken(taken));
     }
     streams.startReverse(w.generation(), Positions.parse(w.reverseStart()));
     steps.mark("reverse streams");

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.reshard.cdc.HandOver;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -43,6 +45,9 @@ import java.util.Objects;
  *     allowed; null when there is none
  * @param schemaObjects the trigger choice, the stored trigger definitions and the views and
  *     routines create carried or not ({@link SchemaObjects#NONE} in records written before it)
+ * @param handOvers every move of write ownership so far, oldest first: each write switch and each
+ *     reverse traffic from its journal on; kept for good, so that the keyspace change stream can
+ *     follow every one of them from the newest record alone (DESIGN 4.10)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -63,7 +68,8 @@ public record Workflow(
     @JsonProperty("reverse_start") Map<String, String> reverseStart,
     @JsonProperty("reverse_position") String reversePosition,
     @JsonProperty("capture_gap") String captureGap,
-    @JsonProperty("schema_objects") SchemaObjects schemaObjects) {
+    @JsonProperty("schema_objects") SchemaObjects schemaObjects,
+    @JsonProperty("handovers") List<HandOver> handOvers) {
 
   /** Checks the required fields; the constructor the stored JSON is read with. */
   @JsonCreator
@@ -78,6 +84,7 @@ public record Workflow(
     forwardStart = forwardStart == null ? Map.of() : Map.copyOf(forwardStart);
     reverseStart = reverseStart == null ? null : Map.copyOf(reverseStart);
     schemaObjects = schemaObjects == null ? SchemaObjects.NONE : schemaObjects;
+    handOvers = handOvers == null ? List.of() : List.copyOf(handOvers);
   }
 
   /** A record without servers or stream generations (as written before they were stored). */
@@ -105,6 +112,7 @@ public record Workflow(
         updatedAt,
         null,
         1,
+        null,
         null,
         null,
         null,
@@ -194,7 +202,8 @@ public record Workflow(
         reverseStart,
         reversePosition,
         captureGap,
-        schemaObjects);
+        schemaObjects,
+        handOvers);
   }
 
   /**
@@ -219,7 +228,8 @@ public record Workflow(
         null,
         null,
         captureGap,
-        schemaObjects);
+        schemaObjects,
+        handOvers);
   }
 
   /** This workflow with what create found and carried of the keyspace's other objects. */
@@ -241,12 +251,58 @@ public record Workflow(
         reverseStart,
         reversePosition,
         captureGap,
-        objects);
+        objects,
+        handOvers);
   }
 
   /** This workflow with the reverse streams' start positions recorded. */
   public Workflow withReverseStart(Map<String, String> start, Instant now) {
     return copy(state, journalPosition, lastDiffClean, lastError, now, start, reversePosition);
+  }
+
+  /**
+   * This workflow with one more hand-over of write ownership: {@code handOver} (the giving side of
+   * a write switch, or a whole reverse traffic).
+   */
+  public Workflow withHandOver(HandOver handOver) {
+    List<HandOver> all = new ArrayList<>(handOvers);
+    all.add(handOver);
+    return withHandOvers(all);
+  }
+
+  /**
+   * This workflow with the taking side of its newest hand-over recorded, unless recorded already (a
+   * restarted switch keeps the first positions: no taker had written before them).
+   */
+  public Workflow withHandOverTaken(Map<String, String> positions) {
+    if (handOvers.isEmpty() || handOvers.get(handOvers.size() - 1).taken()) {
+      return this;
+    }
+    List<HandOver> all = new ArrayList<>(handOvers);
+    all.set(all.size() - 1, all.get(all.size() - 1).takenBy(positions));
+    return withHandOvers(all);
+  }
+
+  private Workflow withHandOvers(List<HandOver> all) {
+    return new Workflow(
+        name,
+        keyspace,
+        sources,
+        targets,
+        state,
+        p0,
+        journalPosition,
+        lastDiffClean,
+        lastError,
+        updatedAt,
+        servers,
+        generation,
+        forwardStart,
+        reverseStart,
+        reversePosition,
+        captureGap,
+        schemaObjects,
+        all);
   }
 
   /** This workflow with the position at which reverse traffic froze the reverse streams. */
@@ -291,6 +347,7 @@ public record Workflow(
         revStart,
         revPosition,
         gap,
-        schemaObjects);
+        schemaObjects,
+        handOvers);
   }
 }
