@@ -114,6 +114,7 @@ class KeyspaceStreamIT {
       Thread.sleep(1000);
       step("workflow", "reverse-traffic", "split");
       Thread.sleep(1000);
+      CliSession.assertClean(ops.diff("split"));
       step("workflow", "switch-traffic", "split", "--writes");
       Thread.sleep(1000);
       step("workflow", "complete", "split");

@@ -156,7 +156,8 @@ public final class DaemonConfig {
               "true",
               bool(),
               "Run the keyspace change stream PREFIX.KEYSPACE of every keyspace whose shards are"
-                  + " listed: one topic that consumers follow across every reshard."),
+                  + " listed or that has a workflow: one topic consumers follow across every"
+                  + " reshard."),
           new ConfigKey(
               "keyspace.stream.topic.prefix",
               STRING,
