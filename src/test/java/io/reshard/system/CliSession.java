@@ -59,6 +59,14 @@ final class CliSession {
     assertEquals(0, r.exit(), r.out() + r.err());
   }
 
+  /** Kills the daemon with SIGKILL (no shutdown hook runs) and waits until it is gone. */
+  void killDaemon() throws Exception {
+    long pid = ClusterDaemon.running(dir).orElseThrow().pid();
+    ProcessHandle p = ProcessHandle.of(pid).orElseThrow();
+    p.destroyForcibly();
+    p.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
   /** Stops the daemon and deletes the files {@link #file} wrote. */
   void close() throws Exception {
     stopDaemon();

@@ -112,6 +112,12 @@ class KeyspaceStreamIT {
       step("workflow", "switch-traffic", "split", "--reads");
       step("workflow", "switch-traffic", "split", "--writes");
       Thread.sleep(1000);
+      // SIGKILL: the stream, the captures and the reverse streams stop mid-transaction; the writers
+      // go on, and a new daemon goes on from what each had committed
+      ops.killDaemon();
+      Thread.sleep(2000);
+      ops.startDaemon();
+      Thread.sleep(3000);
       step("workflow", "reverse-traffic", "split");
       Thread.sleep(1000);
       CliSession.assertClean(ops.diff("split"));
