@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param replicationFactor the keyspace topic's replication factor when created; -1 for the
  *     broker's default
  * @param pollTimeout the longest wait for new change records
+ * @param format the records' form: the shard topics' envelope, or Kafka Connect's JSON with schemas
  */
 public record KeyspaceStreamConfig(
     String bootstrap,
@@ -23,7 +24,31 @@ public record KeyspaceStreamConfig(
     String topic,
     int partitions,
     short replicationFactor,
-    Duration pollTimeout) {
+    Duration pollTimeout,
+    Format format) {
+
+  /** The form of the keyspace topic's records. */
+  public enum Format {
+    /** As the shard topics: the Debezium envelope, the table's schema in a header. */
+    ENVELOPE,
+    /**
+     * Kafka Connect's JSON with schemas ({@code JsonConverter}, {@code schemas.enable=true}): key
+     * and value {@code {"schema", "payload"}}, Debezium's envelope and schema names, so a stock
+     * sink (Debezium's JDBC sink) reads it; no schema header.
+     */
+    CONNECT_JSON;
+
+    /** The form named {@code envelope} or {@code connect-json}. */
+    public static Format parse(String text) {
+      return switch (text) {
+        case "envelope" -> ENVELOPE;
+        case "connect-json" -> CONNECT_JSON;
+        default ->
+            throw new IllegalArgumentException(
+                "keyspace stream format '" + text + "' is not envelope or connect-json");
+      };
+    }
+  }
 
   /** The default partition count of a keyspace topic. */
   public static final int DEFAULT_PARTITIONS = 16;
@@ -34,6 +59,7 @@ public record KeyspaceStreamConfig(
     Objects.requireNonNull(topicPrefix, "topicPrefix");
     Objects.requireNonNull(keyspace, "keyspace");
     Objects.requireNonNull(pollTimeout, "pollTimeout");
+    format = format == null ? Format.ENVELOPE : format;
     if (topic == null || topic.isBlank()) {
       topic = defaultTopic(topicPrefix, keyspace);
     }
@@ -43,7 +69,10 @@ public record KeyspaceStreamConfig(
     }
   }
 
-  /** The defaults: topic {@code <prefix>.<keyspace>}, 16 partitions, 200 ms polls. */
+  /**
+   * The defaults: topic {@code <prefix>.<keyspace>}, 16 partitions, 200 ms polls, the envelope
+   * form.
+   */
   public static KeyspaceStreamConfig of(String bootstrap, String topicPrefix, String keyspace) {
     return new KeyspaceStreamConfig(
         bootstrap,
@@ -52,7 +81,8 @@ public record KeyspaceStreamConfig(
         null,
         DEFAULT_PARTITIONS,
         (short) -1,
-        Duration.ofMillis(200));
+        Duration.ofMillis(200),
+        Format.ENVELOPE);
   }
 
   /** The keyspace topic's default name, {@code <prefix>.<keyspace>}. */

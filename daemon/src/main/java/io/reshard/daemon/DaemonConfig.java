@@ -170,7 +170,15 @@ public final class DaemonConfig {
               "16",
               intRange(1, 4096),
               "Partitions of a keyspace topic when the stream creates it; fixed from then on (a"
-                  + " row's partition, a function of its keyspace id, never changes)."));
+                  + " row's partition, a function of its keyspace id, never changes)."),
+          new ConfigKey(
+              "keyspace.stream.format",
+              STRING,
+              "envelope",
+              oneOf("envelope", "connect-json"),
+              "Form of the keyspace topics' records: envelope (as the shard topics) or"
+                  + " connect-json (Kafka Connect's JsonConverter with schemas.enable=true, for"
+                  + " stock sinks such as Debezium's JDBC sink)."));
 
   /** The keys of each source shard ({@code shards.N.<key>}), in documentation order. */
   public static final List<ConfigKey> SHARD_KEYS =
@@ -383,7 +391,8 @@ public final class DaemonConfig {
         KeyspaceStreamConfig.defaultTopic(prefix.isEmpty() ? topicPrefix() : prefix, keyspace),
         Integer.parseInt(get("keyspace.stream.partitions")),
         d.replicationFactor(),
-        d.pollTimeout());
+        d.pollTimeout(),
+        KeyspaceStreamConfig.Format.parse(get("keyspace.stream.format")));
   }
 
   /** The source shards to capture, in configuration order. */

@@ -78,8 +78,18 @@ final class KeyspaceStreams implements DaemonService {
     state = ServiceState.STOPPED;
   }
 
+  /** Its own state, or the worst of its streams': {@code FAILED}, then {@code RETRYING}. */
   @Override
-  public ServiceState state() {
+  public synchronized ServiceState state() {
+    if (state != ServiceState.RUNNING) {
+      return state;
+    }
+    if (streams.values().stream().anyMatch(s -> s.state() == ServiceState.FAILED)) {
+      return ServiceState.FAILED;
+    }
+    if (streams.values().stream().anyMatch(s -> s.state() == ServiceState.RETRYING)) {
+      return ServiceState.RETRYING;
+    }
     return state;
   }
 

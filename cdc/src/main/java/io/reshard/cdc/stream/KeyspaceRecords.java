@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.reshard.cdc.ChangeRecord;
+import io.reshard.cdc.ChangeRecords;
+import io.reshard.cdc.KeyspaceStreamConfig;
 import io.reshard.core.placement.ShardingKey;
 import io.reshard.core.schema.TableRefusedException;
 import io.reshard.core.schema.TableSchema;
@@ -41,6 +43,7 @@ public final class KeyspaceRecords {
   private final String keyspace;
   private final String topic;
   private final KeyspacePartitions partitions;
+  private final KeyspaceStreamConfig.Format format;
   private final Map<String, Placed> keys = new HashMap<>();
   private final Set<String> leftOut = new java.util.HashSet<>();
   private VSchema vschema;
@@ -49,11 +52,17 @@ public final class KeyspaceRecords {
    * @param keyspace the keyspace (its database on every shard)
    * @param topic the keyspace topic
    * @param partitions its partitions
+   * @param format the records' form
    */
-  public KeyspaceRecords(String keyspace, String topic, KeyspacePartitions partitions) {
+  public KeyspaceRecords(
+      String keyspace,
+      String topic,
+      KeyspacePartitions partitions,
+      KeyspaceStreamConfig.Format format) {
     this.keyspace = keyspace;
     this.topic = topic;
     this.partitions = partitions;
+    this.format = format;
   }
 
   /** Places rows by {@code v} from now on. */
@@ -89,7 +98,7 @@ public final class KeyspaceRecords {
         continue; // _reshard's fence rows and other databases
       }
       if ("t".equals(r.op())) {
-        truncate(shard, raw.get(i), out);
+        truncate(shard, r, raw.get(i), out);
         continue;
       }
       ShardingKey key = key(r);
@@ -104,7 +113,7 @@ public final class KeyspaceRecords {
         out.add(split(in, after, "c", r));
       } else {
         int p = after != null ? after : before;
-        out.add(new ProducerRecord<>(topic, p, null, in.key(), in.value(), copy(in.headers())));
+        out.add(record(p, in.key(), in.value(), r.value(), r, in.headers()));
       }
     }
     return out;
@@ -112,11 +121,14 @@ public final class KeyspaceRecords {
 
   /** A truncate empties the table's rows of one shard: every partition of that shard's range. */
   private void truncate(
-      String shard, ConsumerRecord<byte[], byte[]> in, List<ProducerRecord<byte[], byte[]>> out) {
+      String shard,
+      ChangeRecord r,
+      ConsumerRecord<byte[], byte[]> in,
+      List<ProducerRecord<byte[], byte[]>> out) {
     KeyRange range = KeyRange.parse(shard);
     for (int p = 0; p < partitions.count(); p++) {
       if (range.intersects(partitionRange(p))) {
-        out.add(new ProducerRecord<>(topic, p, null, in.key(), in.value(), copy(in.headers())));
+        out.add(record(p, in.key(), in.value(), r.value(), r, in.headers()));
       }
     }
   }
@@ -203,13 +215,8 @@ public final class KeyspaceRecords {
       value.putNull("before");
       value.remove("before_raw");
     }
-    return new ProducerRecord<>(
-        topic,
-        partition,
-        null,
-        key,
-        value.toString().getBytes(StandardCharsets.UTF_8),
-        copy(in.headers()));
+    return record(
+        partition, key, value.toString().getBytes(StandardCharsets.UTF_8), value, r, in.headers());
   }
 
   /** The delete's key: the primary key's values of the before image, in the key's own order. */
@@ -224,7 +231,17 @@ public final class KeyspaceRecords {
     return key.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  private static Headers copy(Headers headers) {
-    return new RecordHeaders(headers.toArray());
+  /** One record of the keyspace topic, in the stream's form. */
+  private ProducerRecord<byte[], byte[]> record(
+      int partition, byte[] key, byte[] value, JsonNode valueJson, ChangeRecord r, Headers in) {
+    if (format == KeyspaceStreamConfig.Format.ENVELOPE) {
+      return new ProducerRecord<>(
+          topic, partition, null, key, value, new RecordHeaders(in.toArray()));
+    }
+    ConnectJson.Converted c = ConnectJson.of(key, valueJson, r.schema());
+    Headers headers = new RecordHeaders(in.toArray());
+    headers.remove(ChangeRecords.SCHEMA_HEADER); // the schema is in the record; a header would not
+    // be read by Connect's default header converter
+    return new ProducerRecord<>(topic, partition, null, c.key(), c.value(), headers);
   }
 }

@@ -90,7 +90,10 @@ public final class StreamLoop {
       partitionCount = ensureTopic(admin);
       records =
           new KeyspaceRecords(
-              config.keyspace(), config.topic(), new KeyspacePartitions(partitionCount));
+              config.keyspace(),
+              config.topic(),
+              new KeyspacePartitions(partitionCount),
+              config.format());
       try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties());
           KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProperties())) {
         producer.initTransactions(); // fences an older loop, aborts what it left open

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.reshard.cdc.ChangeRecord;
+import io.reshard.cdc.ChangeRecords;
+import io.reshard.cdc.KeyspaceStreamConfig;
 import io.reshard.cdc.RecordKind;
 import io.reshard.core.schema.ColumnDef;
 import io.reshard.core.schema.ColumnKind;
@@ -40,7 +42,8 @@ class KeyspaceRecordsTest {
               + " \"name\": \"hash\"}]}}}");
 
   private final KeyspaceRecords records =
-      new KeyspaceRecords("ks", "reshard.ks", new KeyspacePartitions(16));
+      new KeyspaceRecords(
+          "ks", "reshard.ks", new KeyspacePartitions(16), KeyspaceStreamConfig.Format.ENVELOPE);
 
   KeyspaceRecordsTest() {
     records.vschema(VSCHEMA);
@@ -93,6 +96,31 @@ class KeyspaceRecordsTest {
     ChangeRecord t = change("t", "ks", "items", null, null);
     List<ProducerRecord<byte[], byte[]>> out = records.of("80-c0", List.of(t), List.of(raw(t)));
     assertEquals(List.of(8, 9, 10, 11), out.stream().map(ProducerRecord::partition).toList());
+  }
+
+  @Test
+  void theConnectFormCarriesItsSchemaInTheRecordAndNotInAHeader() throws Exception {
+    KeyspaceRecords connect =
+        new KeyspaceRecords(
+            "ks",
+            "reshard.ks",
+            new KeyspacePartitions(16),
+            KeyspaceStreamConfig.Format.CONNECT_JSON);
+    connect.vschema(VSCHEMA);
+    ChangeRecord c = change("c", "ks", "items", null, row(7, 3));
+    ConsumerRecord<byte[], byte[]> in = raw(c);
+    in.headers().add(ChangeRecords.SCHEMA_HEADER, "{}".getBytes(StandardCharsets.UTF_8));
+    in.headers().add(ChangeRecords.KIND_HEADER, "data".getBytes(StandardCharsets.UTF_8));
+    ProducerRecord<byte[], byte[]> out = connect.of("-", List.of(c), List.of(in)).get(0);
+    JsonNode value = JSON.readTree(out.value());
+    assertEquals(7, value.get("payload").get("after").get("id").asLong());
+    assertEquals(3, value.get("payload").get("after").get("n").asInt());
+    assertTrue(value.get("schema").get("name").asText().endsWith(".Envelope"), value.toString());
+    JsonNode key = JSON.readTree(out.key());
+    assertEquals(7, key.get("payload").get("id").asLong());
+    assertEquals(partition(7), out.partition());
+    assertEquals(null, out.headers().lastHeader(ChangeRecords.SCHEMA_HEADER));
+    assertEquals("data", new String(out.headers().lastHeader(ChangeRecords.KIND_HEADER).value()));
   }
 
   private static int partition(long id) {
