@@ -41,21 +41,30 @@ final class CliSession {
     this.dir = cluster.dir();
   }
 
-  /** Starts the cluster's daemon in the background (stopping one that runs). */
-  void startDaemon() throws Exception {
+  /**
+   * Starts the cluster's daemon in the background (stopping one that runs), with the class's topics
+   * and the keys of {@code sets} ({@code KEY=VALUE}).
+   */
+  void startDaemon(String... sets) throws Exception {
     if (ClusterDaemon.running(dir).isPresent()) {
       stopDaemon();
     }
-    Run r =
-        reshard(
-            "daemon",
-            "--cluster",
-            dir.toString(),
-            "--set",
-            "topic.prefix=" + cluster.topicPrefix(),
-            "--set",
-            "workflows.topic=" + cluster.topicPrefix() + ".workflows",
-            "--background");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "daemon",
+                "--cluster",
+                dir.toString(),
+                "--set",
+                "topic.prefix=" + cluster.topicPrefix(),
+                "--set",
+                "workflows.topic=" + cluster.topicPrefix() + ".workflows",
+                "--background"));
+    for (String set : sets) {
+      args.add("--set");
+      args.add(set);
+    }
+    Run r = reshard(args.toArray(String[]::new));
     assertEquals(0, r.exit(), r.out() + r.err());
   }
 

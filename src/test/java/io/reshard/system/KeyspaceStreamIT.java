@@ -23,6 +23,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -62,21 +63,31 @@ class KeyspaceStreamIT {
       "CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, n INT NOT NULL,"
           + " body VARCHAR(60) NOT NULL) ENGINE=InnoDB";
 
+  private static final String PROBES =
+      "CREATE TABLE probes (id BIGINT NOT NULL PRIMARY KEY, written_ms BIGINT NOT NULL)"
+          + " ENGINE=InnoDB";
+
   private final TestCluster cluster;
   private final CliSession ops;
   private final String ks;
+  private final String replica;
 
   KeyspaceStreamIT(TestCluster cluster) {
     this.cluster = cluster;
     this.ops = new CliSession(cluster);
     this.ks = cluster.database() + "_ks";
+    this.replica = cluster.database() + "_replica";
   }
 
   @AfterAll
   void stopTheDaemon() throws Exception {
     ops.close();
     for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
-      cluster.execute(s, "SET GLOBAL read_only = OFF", "DROP DATABASE IF EXISTS `" + ks + "`");
+      cluster.execute(
+          s,
+          "SET GLOBAL read_only = OFF",
+          "DROP DATABASE IF EXISTS `" + ks + "`",
+          "DROP DATABASE IF EXISTS `" + replica + "`");
     }
   }
 
@@ -86,7 +97,7 @@ class KeyspaceStreamIT {
     ClusterDescriptor.Server a = cluster.shards().get(0);
     ClusterDescriptor.Server b = cluster.shards().get(1);
     initKeyspace(a, b);
-    ops.startDaemon();
+    ops.startDaemon("keyspace.stream.format=connect-json");
     String topic = cluster.topicPrefix() + "." + ks;
     Run created =
         ops.cli(
@@ -105,8 +116,18 @@ class KeyspaceStreamIT {
     // the keyspace's stream starts with its first workflow and captures every owner
     awaitCaptured("-80");
     awaitCaptured("80-");
+    ClusterDescriptor.Server replicaServer = cluster.shards().get(3);
+    cluster.execute(
+        replicaServer,
+        "DROP DATABASE IF EXISTS `" + replica + "`",
+        "CREATE DATABASE `" + replica + "`",
+        "USE `" + replica + "`",
+        TABLE,
+        PROBES);
     try (StreamReader reader = new StreamReader(topic);
-        Writers writers = new Writers()) {
+        ConnectWorker sink = jdbcSink(topic, replicaServer);
+        Writers writers = new Writers();
+        Probes probes = new Probes(replicaServer)) {
       ops.awaitCopyDone("split");
       CliSession.assertClean(ops.diff("split"));
       step("workflow", "switch-traffic", "split", "--reads");
@@ -144,7 +165,9 @@ class KeyspaceStreamIT {
       step("workflow", "complete", "merge");
       Thread.sleep(1000);
       writers.stop();
+      probes.stop();
       check(writers, reader);
+      checkReplica(replicaServer, sink, probes);
     }
     tailReadsTheKeyspaceTopic();
   }
@@ -166,10 +189,10 @@ class KeyspaceStreamIT {
     List<String> lines = tail.out().lines().toList();
     assertEquals(5, lines.size(), tail.out());
     for (String line : lines) {
-      JsonNode v = JSON.readTree(line);
+      JsonNode v = JSON.readTree(line).path("payload");
       assertEquals(ks, v.path("source").path("db").asText(), line);
       JsonNode image = v.path("after").isObject() ? v.path("after") : v.path("before");
-      assertTrue(image.path("id").asLong() >= FIRST_WRITTEN_ID, "a row the writers wrote: " + line);
+      assertTrue(image.path("id").asLong() > 1000, "a row the test wrote, not a seed: " + line);
     }
     Run none =
         ops.cli(
@@ -266,6 +289,167 @@ class KeyspaceStreamIT {
             + reader.lag());
   }
 
+  /**
+   * Debezium's JDBC sink connector, stock, on a Kafka Connect worker: reads the keyspace topic
+   * (read_committed) and keeps {@code replica} on {@code server} equal to the keyspace.
+   */
+  private ConnectWorker jdbcSink(String topic, ClusterDescriptor.Server server) throws Exception {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("name", "replica");
+    c.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
+    c.put("tasks.max", "1");
+    c.put("topics", topic);
+    c.put(
+        "connection.url", "jdbc:mariadb://" + server.host() + ":" + server.port() + "/" + replica);
+    c.put("connection.username", server.user());
+    c.put("connection.password", "");
+    c.put("insert.mode", "upsert");
+    c.put("primary.key.mode", "record_key");
+    c.put("delete.enabled", "true");
+    c.put("schema.evolution", "none");
+    c.put("collection.name.format", "${source.table}");
+    c.put("consumer.override.isolation.level", "read_committed");
+    c.put("consumer.override.auto.offset.reset", "earliest");
+    return new ConnectWorker(cluster.dir().resolve("connect-" + replica), cluster.bootstrap(), c);
+  }
+
+  /**
+   * The replica the sink kept equals the keyspace's rows; prints the sink's settings and how far it
+   * lagged behind the source (the probes).
+   */
+  private void checkReplica(ClusterDescriptor.Server server, ConnectWorker sink, Probes probes)
+      throws Exception {
+    Map<Long, String> expected = new TreeMap<>();
+    keyspaceRows()
+        .forEach(
+            (id, row) -> {
+              if (id > 1000) {
+                expected.put(id, row);
+              }
+            });
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    Map<Long, String> got = replicaRows(server);
+    while (!got.equals(expected) && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+      got = replicaRows(server);
+    }
+    Map<Long, String> missing = new TreeMap<>(expected);
+    got.keySet().forEach(missing::remove);
+    Map<Long, String> extra = new TreeMap<>(got);
+    expected.keySet().forEach(extra::remove);
+    assertEquals(
+        expected,
+        got,
+        "the replica Debezium's JDBC sink kept equals the keyspace; missing "
+            + missing.size()
+            + ", extra "
+            + extra.size()
+            + "; sink: "
+            + sink.status()
+            + "; log "
+            + sink.log());
+    System.err.println(
+        "[keyspace stream] Debezium JDBC sink 3.5.0.Final (upsert, record_key, delete.enabled,"
+            + " collection.name.format=${source.table}, JsonConverter schemas.enable=true,"
+            + " read_committed): replica of "
+            + got.size()
+            + " rows equal to the keyspace; probe lag from commit to the replica: "
+            + probes.lag());
+  }
+
+  private Map<Long, String> replicaRows(ClusterDescriptor.Server server) throws Exception {
+    Map<Long, String> rows = new TreeMap<>();
+    try (Connection c = cluster.connect(server);
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT id, n, body FROM `" + replica + "`.items")) {
+      while (rs.next()) {
+        rows.put(rs.getLong(1), rs.getInt(2) + "|" + rs.getString(3));
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Every 2 s a probe row through the router, then the time until the sink's replica has it: how
+   * far the replica is behind the source.
+   */
+  private final class Probes implements AutoCloseable {
+    private final List<Long> lags = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final KafkaShardMapSource maps;
+    private final Router router;
+    private final Thread thread;
+    private final ClusterDescriptor.Server server;
+
+    Probes(ClusterDescriptor.Server server) {
+      this.server = server;
+      maps = KafkaShardMapSource.start(ops.topic(), ks);
+      router = Router.builder(maps, ops.endpoints()).build();
+      thread = new Thread(this::probe, "replica-probes");
+      thread.start();
+    }
+
+    private void probe() {
+      long id = 3 * FIRST_WRITTEN_ID;
+      while (!stop.get()) {
+        try (Connection c = cluster.connect(server)) {
+          long written = System.currentTimeMillis();
+          router.insert("probes", Map.of("id", id, "written_ms", written));
+          long deadline = written + 60_000;
+          while (!stop.get() && System.currentTimeMillis() < deadline && !replicaHas(c, id)) {
+            Thread.sleep(20);
+          }
+          if (replicaHas(c, id)) {
+            lags.add(System.currentTimeMillis() - written);
+          }
+          id++;
+          Thread.sleep(2000);
+        } catch (InterruptedException e) {
+          return;
+        } catch (Exception e) {
+          System.err.println("[keyspace stream] probe: " + e);
+        }
+      }
+    }
+
+    private boolean replicaHas(Connection c, long id) throws Exception {
+      try (Statement st = c.createStatement();
+          ResultSet rs =
+              st.executeQuery("SELECT 1 FROM `" + replica + "`.probes WHERE id = " + id)) {
+        return rs.next();
+      }
+    }
+
+    void stop() throws Exception {
+      stop.set(true);
+      thread.join(70_000);
+    }
+
+    String lag() {
+      List<Long> sorted = new ArrayList<>(lags);
+      java.util.Collections.sort(sorted);
+      if (sorted.isEmpty()) {
+        return "no probe arrived";
+      }
+      return sorted.size()
+          + " probes, p50 "
+          + sorted.get(sorted.size() / 2)
+          + " ms, p99 "
+          + sorted.get(sorted.size() * 99 / 100)
+          + " ms, max "
+          + sorted.get(sorted.size() - 1)
+          + " ms";
+    }
+
+    @Override
+    public void close() throws Exception {
+      stop.set(true);
+      thread.interrupt();
+      router.close();
+      maps.close();
+    }
+  }
+
   /** The keyspace's rows with written ids, on the owners of its newest map: id -> "n|body". */
   private Map<Long, String> keyspaceRows() throws Exception {
     Map<Long, String> rows = new TreeMap<>();
@@ -300,6 +484,7 @@ class KeyspaceStreamIT {
           "CREATE DATABASE IF NOT EXISTS `" + ks + "`",
           "USE `" + ks + "`",
           TABLE,
+          PROBES,
           "INSERT INTO items VALUES " + rows);
     }
     Run init =
@@ -312,7 +497,8 @@ class KeyspaceStreamIT {
             ops.file(
                 "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}},"
                     + " \"tables\": {\"items\": {\"column_vindexes\": [{\"column\": \"id\","
-                    + " \"name\": \"hash\"}]}}}"),
+                    + " \"name\": \"hash\"}]}, \"probes\": {\"column_vindexes\":"
+                    + " [{\"column\": \"id\", \"name\": \"hash\"}]}}}"),
             "--shards=-80,80-",
             "--servers=" + a.name() + "," + b.name());
     assertEquals(0, init.exit(), init.err());
@@ -487,7 +673,10 @@ class KeyspaceStreamIT {
 
     private void take(ConsumerRecord<byte[], byte[]> r) throws Exception {
       records.incrementAndGet();
-      JsonNode v = JSON.readTree(r.value());
+      JsonNode v = JSON.readTree(r.value()).get("payload"); // the Connect form: schema, payload
+      if (!"items".equals(v.path("source").path("table").asText())) {
+        return; // the probes
+      }
       JsonNode before = v.get("before");
       JsonNode after = v.get("after");
       long commit = v.path("source").path("ts_ms").asLong(0);

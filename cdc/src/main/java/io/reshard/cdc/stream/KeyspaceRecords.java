@@ -29,11 +29,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Turns one source transaction read from a shard's change topic into the keyspace topic's records
  * (DESIGN 4.10): each row change of the keyspace's sharded tables goes, unchanged (key, envelope
- * and headers), to the partition of its keyspace id; an update whose before and after images fall
- * in different partitions becomes a delete in the one and a create in the other. A transaction that
- * wrote reshard's own progress rows ({@code _reshard.streams}, {@code copy_state}, {@code
- * diff_state}) is the copy's, a stream's or a diff repair's, never the application's, and gives
- * nothing. Not thread-safe.
+ * and headers), to the partition of its keyspace id; an update that changes the primary key, or
+ * whose before and after images fall in different partitions, becomes a delete of the old row (in
+ * its partition) and a create of the new one (in its), as Debezium's connectors write a key change.
+ * A transaction that wrote reshard's own progress rows ({@code _reshard.streams}, {@code
+ * copy_state}, {@code diff_state}) is the copy's, a stream's or a diff repair's, never the
+ * application's, and gives nothing. Not thread-safe.
  */
 public final class KeyspaceRecords {
   private static final Logger LOG = LoggerFactory.getLogger(KeyspaceRecords.class);
@@ -108,7 +109,7 @@ public final class KeyspaceRecords {
       Integer before = r.before() == null ? null : partition(key, r, r.before());
       Integer after = r.after() == null ? null : partition(key, r, r.after());
       ConsumerRecord<byte[], byte[]> in = raw.get(i);
-      if (before != null && after != null && !before.equals(after)) {
+      if (before != null && after != null && (!before.equals(after) || keyChanged(r))) {
         out.add(split(in, before, "d", r));
         out.add(split(in, after, "c", r));
       } else {
@@ -117,6 +118,25 @@ public final class KeyspaceRecords {
       }
     }
     return out;
+  }
+
+  /**
+   * True if an update changed the row's primary key: as Debezium's connectors do, it is a delete of
+   * the old key and a create of the new one (a sink keyed by the primary key would otherwise keep
+   * the old row).
+   */
+  private static boolean keyChanged(ChangeRecord r) {
+    if (r.key() == null) {
+      return false;
+    }
+    JsonNode before = r.value().get("before");
+    JsonNode after = r.value().get("after");
+    for (String column : r.key().keySet()) {
+      if (before == null || after == null || !before.path(column).equals(after.path(column))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A truncate empties the table's rows of one shard: every partition of that shard's range. */

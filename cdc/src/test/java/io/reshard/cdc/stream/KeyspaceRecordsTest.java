@@ -81,6 +81,30 @@ class KeyspaceRecordsTest {
   }
 
   @Test
+  void anUpdateOfThePrimaryKeyIsADeleteAndACreateEvenInOnePartition() throws Exception {
+    long a = 1;
+    long b = 2;
+    while (partition(b) != partition(a)) {
+      b++;
+    }
+    List<ProducerRecord<byte[], byte[]>> out = of(change("u", "ks", "items", row(a, 3), row(b, 3)));
+    assertEquals(List.of("d", "c"), out.stream().map(KeyspaceRecordsTest::op).toList());
+    assertEquals(
+        List.of(partition(a), partition(a)), out.stream().map(ProducerRecord::partition).toList());
+    List<ProducerRecord<byte[], byte[]>> same =
+        of(change("u", "ks", "items", row(a, 3), row(a, 4)));
+    assertEquals(List.of("u"), same.stream().map(KeyspaceRecordsTest::op).toList());
+  }
+
+  private static String op(ProducerRecord<byte[], byte[]> r) {
+    try {
+      return JSON.readTree(r.value()).get("op").asText();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
   void reshardsOwnRowsMarkATransactionAndOtherDatabasesAreLeftOut() throws Exception {
     ChangeRecord fence = change("u", "_reshard", "fence", row(1, 1), row(1, 2));
     ChangeRecord stream = change("u", "_reshard", "streams", row(1, 1), row(1, 2));
