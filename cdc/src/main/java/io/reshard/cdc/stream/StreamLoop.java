@@ -5,9 +5,11 @@ import io.reshard.cdc.ChangeRecords;
 import io.reshard.cdc.HandOver;
 import io.reshard.cdc.HandOverLog;
 import io.reshard.cdc.KeyspaceStreamConfig;
+import io.reshard.cdc.RecordKind;
 import io.reshard.core.position.GtidPosition;
 import io.reshard.router.KeyRange;
 import io.reshard.router.VSchema;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,6 +35,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +61,8 @@ public final class StreamLoop {
   private static final int PAUSE_ABOVE = 20_000;
   private static final Duration TOPIC_REFRESH = Duration.ofSeconds(2);
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration JOURNAL_REFRESH = Duration.ofSeconds(2);
+  private static final Duration IDLE_COMMIT = Duration.ofSeconds(1);
 
   private final KeyspaceStreamConfig config;
   private final HandOverLog handOvers;
@@ -71,6 +76,11 @@ public final class StreamLoop {
   private Ownership ownership = new Ownership(List.of());
   private KeyspaceRecords records;
   private long lastTopicRefresh;
+  private long lastJournalRead;
+  private long lastCommit;
+
+  /** Per shard topic, the offset last committed. */
+  private final Map<TopicPartition, Long> committed = new java.util.HashMap<>();
 
   /**
    * @param config where to read and write
@@ -101,9 +111,13 @@ public final class StreamLoop {
           refreshTopics(admin, consumer);
           ConsumerRecords<byte[], byte[]> batch = consumer.poll(config.pollTimeout());
           // the hand-overs after the poll: every taker record just polled was published after
-          // the hand-over that lets it in was recorded
-          ownership = new Ownership(handOvers.read(config.keyspace()));
-          addTopics(consumer, ownership.shards(), admin);
+          // the hand-over that lets it in was recorded (a poll of heartbeats alone needs none)
+          if (holdsChanges(batch)
+              || System.nanoTime() - lastJournalRead > JOURNAL_REFRESH.toNanos()) {
+            ownership = new Ownership(handOvers.read(config.keyspace()));
+            lastJournalRead = System.nanoTime();
+            addTopics(consumer, ownership.shards(), admin);
+          }
           for (ShardTopic t : topics.values()) {
             batch.records(t.partition).forEach(t.polled::add);
           }
@@ -167,8 +181,6 @@ public final class StreamLoop {
   private void takeAndCommit(
       KafkaConsumer<byte[], byte[]> consumer, KafkaProducer<byte[], byte[]> producer) {
     List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();
-    Map<TopicPartition, Long> before = new LinkedHashMap<>();
-    topics.values().forEach(t -> before.put(t.partition, t.committable));
     boolean moved = true;
     while (moved) {
       moved = false;
@@ -177,10 +189,13 @@ public final class StreamLoop {
       }
     }
     boolean offsetsMoved =
-        topics.values().stream().anyMatch(t -> t.committable != before.get(t.partition));
-    if (out.isEmpty() && !offsetsMoved) {
+        topics.values().stream().anyMatch(t -> t.committable != committed.get(t.partition));
+    // progress over heartbeats alone is committed at most once a second: a restart reads them again
+    boolean due = System.nanoTime() - lastCommit > IDLE_COMMIT.toNanos();
+    if (out.isEmpty() && !(offsetsMoved && due)) {
       return;
     }
+    lastCommit = System.nanoTime();
     producer.beginTransaction();
     for (ProducerRecord<byte[], byte[]> r : out) {
       producer.send(r);
@@ -191,6 +206,7 @@ public final class StreamLoop {
     }
     producer.sendOffsetsToTransaction(offsets, new ConsumerGroupMetadata(config.transactionalId()));
     producer.commitTransaction();
+    topics.values().forEach(t -> committed.put(t.partition, t.committable));
     recordsWritten += out.size();
   }
 
@@ -296,6 +312,20 @@ public final class StreamLoop {
     }
   }
 
+  /** True if {@code batch} holds a record other than a heartbeat. */
+  private static boolean holdsChanges(ConsumerRecords<byte[], byte[]> batch) {
+    for (ConsumerRecord<byte[], byte[]> r : batch) {
+      Header kind = r.headers().lastHeader(ChangeRecords.KIND_HEADER);
+      if (kind == null
+          || !RecordKind.HEARTBEAT
+              .headerValue()
+              .equals(new String(kind.value(), StandardCharsets.UTF_8))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Pauses a topic with many records waiting (say behind a hand-over), resumes it when taken. */
   private void pauseFullTopics(KafkaConsumer<byte[], byte[]> consumer) {
     Set<TopicPartition> paused = consumer.paused();
@@ -361,12 +391,12 @@ public final class StreamLoop {
     }
     Set<TopicPartition> parts = new java.util.HashSet<>();
     added.forEach(t -> parts.add(t.partition));
-    Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(parts, TIMEOUT);
+    Map<TopicPartition, OffsetAndMetadata> stored = consumer.committed(parts, TIMEOUT);
     List<TopicPartition> all = new ArrayList<>(consumer.assignment());
     all.addAll(parts);
     consumer.assign(all);
     for (ShardTopic t : added) {
-      OffsetAndMetadata c = committed.get(t.partition);
+      OffsetAndMetadata c = stored.get(t.partition);
       if (c == null) {
         consumer.seekToBeginning(List.of(t.partition));
         t.committable = consumer.position(t.partition, TIMEOUT);
@@ -376,6 +406,7 @@ public final class StreamLoop {
         t.progress = ShardProgress.fromMetadata(c.metadata());
       }
       topics.put(t.shard, t);
+      committed.put(t.partition, t.committable);
       LOG.info(
           "keyspace stream {}: reading {} from offset {} ({})",
           config.topic(),
