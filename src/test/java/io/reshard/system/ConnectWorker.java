@@ -66,7 +66,7 @@ final class ConnectWorker implements AutoCloseable {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx512m");
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    command.add(workerClassPath());
     command.add("org.apache.kafka.connect.cli.ConnectStandalone");
     command.add(workerFile.toString());
     command.add(connectorFile.toString());
@@ -76,6 +76,24 @@ final class ConnectWorker implements AutoCloseable {
             .redirectOutput(dir.resolve("connect.log").toFile())
             .start();
     awaitTaskRunning();
+  }
+
+  /**
+   * This JVM's class path without the JDBC drivers and reshard's own modules: the worker needs only
+   * connect-runtime, and a plugin brings its own driver (two copies of one driver on the path break
+   * its service loading).
+   */
+  private static String workerClassPath() {
+    List<String> kept = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      String e = entry.replace('\\', '/');
+      boolean driver = e.contains("mariadb-java-client") || e.contains("mysql-connector");
+      boolean ours = e.contains("/io/reshard/") || e.endsWith("/classes") || e.endsWith("/test-classes");
+      if (!driver && !ours) {
+        kept.add(entry);
+      }
+    }
+    return String.join(java.io.File.pathSeparator, kept);
   }
 
   /** The worker's log. */
