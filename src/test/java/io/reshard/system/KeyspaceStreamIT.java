@@ -63,6 +63,7 @@ class KeyspaceStreamIT {
       "CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, n INT NOT NULL,"
           + " body VARCHAR(60) NOT NULL) ENGINE=InnoDB";
 
+  private static final String CONNECT_FORM = "keyspace.stream.format=connect-json";
   private static final String PROBES =
       "CREATE TABLE probes (id BIGINT NOT NULL PRIMARY KEY, written_ms BIGINT NOT NULL)"
           + " ENGINE=InnoDB";
@@ -97,7 +98,7 @@ class KeyspaceStreamIT {
     ClusterDescriptor.Server a = cluster.shards().get(0);
     ClusterDescriptor.Server b = cluster.shards().get(1);
     initKeyspace(a, b);
-    ops.startDaemon("keyspace.stream.format=connect-json");
+    ops.startDaemon(CONNECT_FORM);
     String topic = cluster.topicPrefix() + "." + ks;
     Run created =
         ops.cli(
@@ -137,7 +138,7 @@ class KeyspaceStreamIT {
       // go on, and a new daemon goes on from what each had committed
       ops.killDaemon();
       Thread.sleep(2000);
-      ops.startDaemon();
+      ops.startDaemon(CONNECT_FORM);
       Thread.sleep(3000);
       step("workflow", "reverse-traffic", "split");
       Thread.sleep(1000);
