@@ -88,7 +88,8 @@ final class ConnectWorker implements AutoCloseable {
     for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
       String e = entry.replace('\\', '/');
       boolean driver = e.contains("mariadb-java-client") || e.contains("mysql-connector");
-      boolean ours = e.contains("/io/reshard/") || e.endsWith("/classes") || e.endsWith("/test-classes");
+      boolean ours =
+          e.contains("/io/reshard/") || e.endsWith("/classes") || e.endsWith("/test-classes");
       if (!driver && !ours) {
         kept.add(entry);
       }

@@ -63,6 +63,18 @@ class KeyspaceStreamIT {
       "CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, n INT NOT NULL,"
           + " body VARCHAR(60) NOT NULL) ENGINE=InnoDB";
 
+  /** The type matrix the sink carries: one column of each kind whose value must stay exact. */
+  private static final String KINDS =
+      "CREATE TABLE kinds (id BIGINT NOT NULL PRIMARY KEY, u BIGINT UNSIGNED NOT NULL,"
+          + " d DECIMAL(65,30) NOT NULL, f DOUBLE NOT NULL, dt DATETIME(6) NOT NULL,"
+          + " dd DATE NOT NULL, tm TIME(6) NOT NULL, y YEAR NOT NULL,"
+          + " e ENUM('a','b c') NOT NULL, st SET('x','y') NOT NULL, b VARBINARY(16) NOT NULL,"
+          + " txt VARCHAR(40) CHARACTER SET utf8mb4 NOT NULL, j JSON NULL) ENGINE=InnoDB";
+
+  private static final String KINDS_TEXT =
+      "SELECT id, CAST(u AS CHAR), CAST(d AS CHAR), CAST(f AS CHAR), CAST(dt AS CHAR),"
+          + " CAST(dd AS CHAR), CAST(tm AS CHAR), CAST(y AS CHAR), e, st, HEX(b), HEX(txt), j"
+          + " FROM ";
   private static final String CONNECT_FORM = "keyspace.stream.format=connect-json";
   private static final String PROBES =
       "CREATE TABLE probes (id BIGINT NOT NULL PRIMARY KEY, written_ms BIGINT NOT NULL)"
@@ -124,7 +136,8 @@ class KeyspaceStreamIT {
         "CREATE DATABASE `" + replica + "`",
         "USE `" + replica + "`",
         TABLE,
-        PROBES);
+        PROBES,
+        KINDS);
     try (StreamReader reader = new StreamReader(topic);
         ConnectWorker sink = jdbcSink(topic, replicaServer);
         Writers writers = new Writers();
@@ -349,13 +362,59 @@ class KeyspaceStreamIT {
             + sink.status()
             + "; log "
             + sink.log());
+    Map<Long, String> kinds = kindsRows(keyspaceKindsOwners());
+    Map<Long, String> replicaKinds = kindsRows(List.of(server), replica);
+    long kindsDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!replicaKinds.equals(kinds) && System.nanoTime() < kindsDeadline) {
+      Thread.sleep(500);
+      replicaKinds = kindsRows(List.of(server), replica);
+    }
+    assertTrue(kinds.size() > 10, "kinds rows written: " + kinds.size());
+    assertEquals(kinds, replicaKinds, "every kind's value is exact in the replica");
     System.err.println(
         "[keyspace stream] Debezium JDBC sink 3.5.0.Final (upsert, record_key, delete.enabled,"
             + " collection.name.format=${source.table}, JsonConverter schemas.enable=true,"
             + " read_committed): replica of "
             + got.size()
-            + " rows equal to the keyspace; probe lag from commit to the replica: "
+            + " items and "
+            + replicaKinds.size()
+            + " rows of the type matrix equal to the keyspace; probe lag from commit to the replica: "
             + probes.lag());
+  }
+
+  /** The servers of the keyspace's newest map. */
+  private List<ClusterDescriptor.Server> keyspaceKindsOwners() throws Exception {
+    List<ClusterDescriptor.Server> owners = new ArrayList<>();
+    try (KafkaShardMapSource maps = KafkaShardMapSource.start(ops.topic(), ks)) {
+      for (Shard shard : maps.current().shards()) {
+        owners.add(ops.server(shard.endpoint()));
+      }
+    }
+    return owners;
+  }
+
+  private Map<Long, String> kindsRows(List<ClusterDescriptor.Server> servers) throws Exception {
+    return kindsRows(servers, ks);
+  }
+
+  /** Every column of {@code db.kinds} as the server's text (binary and strings as hex). */
+  private Map<Long, String> kindsRows(List<ClusterDescriptor.Server> servers, String db)
+      throws Exception {
+    Map<Long, String> rows = new TreeMap<>();
+    for (ClusterDescriptor.Server s : servers) {
+      try (Connection c = cluster.connect(s);
+          Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery(KINDS_TEXT + "`" + db + "`.kinds")) {
+        while (rs.next()) {
+          StringBuilder row = new StringBuilder();
+          for (int i = 2; i <= 13; i++) {
+            row.append(i == 2 ? "" : "|").append(rs.getString(i));
+          }
+          rows.put(rs.getLong(1), row.toString());
+        }
+      }
+    }
+    return rows;
   }
 
   private Map<Long, String> replicaRows(ClusterDescriptor.Server server) throws Exception {
@@ -395,21 +454,57 @@ class KeyspaceStreamIT {
       while (!stop.get()) {
         try (Connection c = cluster.connect(server)) {
           long written = System.currentTimeMillis();
-          router.insert("probes", Map.of("id", id, "written_ms", written));
+          long probe = id++;
+          router.insert("probes", Map.of("id", probe, "written_ms", written));
           long deadline = written + 60_000;
-          while (!stop.get() && System.currentTimeMillis() < deadline && !replicaHas(c, id)) {
+          while (!stop.get() && System.currentTimeMillis() < deadline && !replicaHas(c, probe)) {
             Thread.sleep(20);
           }
-          if (replicaHas(c, id)) {
+          if (replicaHas(c, probe)) {
             lags.add(System.currentTimeMillis() - written);
           }
-          id++;
+          writeKinds(probe - 3 * FIRST_WRITTEN_ID + 1);
           Thread.sleep(2000);
         } catch (InterruptedException e) {
           return;
         } catch (Exception e) {
           System.err.println("[keyspace stream] probe: " + e);
         }
+      }
+    }
+
+    /** Inserts kinds row {@code k} and changes row {@code k - 3}. */
+    private void writeKinds(long k) {
+      router.inTransaction(
+          tx ->
+              tx.update(
+                  "kinds",
+                  k,
+                  "INSERT INTO kinds VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  k,
+                  new java.math.BigInteger("18446744073709551615")
+                      .subtract(java.math.BigInteger.valueOf(k))
+                      .toString(),
+                  "12345678901234567890123456789012345." + String.format("%030d", k),
+                  k + 0.1,
+                  String.format("2026-12-02 10:11:%02d.%06d", k % 60, k),
+                  "1999-12-31",
+                  String.format("%d:45:06.000001", 100 + k % 700),
+                  2000 + (int) (k % 100),
+                  "b c",
+                  "x,y",
+                  new byte[] {0, (byte) 0xff, (byte) k},
+                  "żółw 🐢 " + k,
+                  "{\"k\": " + k + "}"));
+      if (k > 3) {
+        router.inTransaction(
+            tx ->
+                tx.update(
+                    "kinds",
+                    k - 3,
+                    "UPDATE kinds SET d = d + 1, tm = '-01:02:03.5', b = X'00', e = 'a',"
+                        + " txt = CONCAT(txt, '!') WHERE id = ?",
+                    k - 3));
       }
     }
 
@@ -486,6 +581,7 @@ class KeyspaceStreamIT {
           "USE `" + ks + "`",
           TABLE,
           PROBES,
+          KINDS,
           "INSERT INTO items VALUES " + rows);
     }
     Run init =
@@ -499,7 +595,8 @@ class KeyspaceStreamIT {
                 "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}},"
                     + " \"tables\": {\"items\": {\"column_vindexes\": [{\"column\": \"id\","
                     + " \"name\": \"hash\"}]}, \"probes\": {\"column_vindexes\":"
-                    + " [{\"column\": \"id\", \"name\": \"hash\"}]}}}"),
+                    + " [{\"column\": \"id\", \"name\": \"hash\"}]}, \"kinds\":"
+                    + " {\"column_vindexes\": [{\"column\": \"id\", \"name\": \"hash\"}]}}}"),
             "--shards=-80,80-",
             "--servers=" + a.name() + "," + b.name());
     assertEquals(0, init.exit(), init.err());
