@@ -75,7 +75,12 @@ final class ConnectWorker implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("connect.log").toFile())
             .start();
-    awaitTaskRunning();
+    try {
+      awaitTaskRunning();
+    } catch (Exception | AssertionError e) {
+      close(); // the caller gets no worker to close
+      throw e;
+    }
   }
 
   /**
