@@ -72,6 +72,8 @@ public final class Daemon {
           shared.external(
               cs.shard().keyspace(),
               cs.shard().shard(),
+              new CaptureRegistry.ServerId(
+                  cs.shard().host(), cs.shard().port(), cs.shard().serverId()),
               cs::committedPosition,
               cs::restartIfFailed,
               () ->

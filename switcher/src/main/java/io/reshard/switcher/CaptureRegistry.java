@@ -145,6 +145,22 @@ public final class CaptureRegistry implements AutoCloseable {
   }
 
   /**
+   * Registers a capture run elsewhere in this process that presents {@code presents} to its server,
+   * so that a capture this registry starts for another keyspace on the same server takes another
+   * id; otherwise as {@link #external(String, String, Supplier, Runnable, Supplier)}.
+   */
+  public synchronized void external(
+      String keyspace,
+      String shard,
+      ServerId presents,
+      Supplier<Optional<CapturePosition>> committed,
+      Runnable beforeWait,
+      Supplier<Optional<String>> failure) {
+    external(keyspace, shard, committed, beforeWait, failure);
+    serverIds.put(key(keyspace, shard), presents);
+  }
+
+  /**
    * Why the capture of {@code keyspace/shard} stopped for good (a change it cannot publish, say),
    * or empty while it runs, retries, or is not known here. Nothing of that shard reaches its topic
    * meanwhile, so its streams' lag (measured against what was published) cannot show it.
@@ -308,8 +324,14 @@ public final class CaptureRegistry implements AutoCloseable {
     return m;
   }
 
-  /** The binlog server id a capture of this registry presents to one server. */
-  record ServerId(String host, int port, long id) {}
+  /**
+   * The binlog server id a capture presents to one server.
+   *
+   * @param host the server's host
+   * @param port the server's port
+   * @param id the server id the capture presents
+   */
+  public record ServerId(String host, int port, long id) {}
 
   /**
    * Ids apart for captures of several keyspaces on one server: far above any id a cluster hands
@@ -319,10 +341,10 @@ public final class CaptureRegistry implements AutoCloseable {
 
   /**
    * The server id for a new capture of {@code s}: its own ({@link ShardServer#captureServerId}),
-   * or, while this registry already captures another keyspace on the same server with it, the next
-   * one {@link #SERVER_ID_STEP} up. A server drops a replica connection when another one presents
-   * the same id, so two keyspaces' captures on one server with one id would stop each other in
-   * turn.
+   * or, while a capture this registry started or knows of ({@link #external(String, String,
+   * ServerId, Supplier, Runnable, Supplier)}) presents it to the same server, the next one {@link
+   * #SERVER_ID_STEP} up. A server drops a replica connection when another one presents the same id,
+   * so two keyspaces' captures on one server with one id would stop each other in turn.
    */
   private long freeServerId(ShardServer s) {
     return freeServerId(s, serverIds.values());
@@ -350,10 +372,10 @@ public final class CaptureRegistry implements AutoCloseable {
   /** Stops the captures this registry started. */
   @Override
   public synchronized void close() throws InterruptedException {
-    for (Started e : owned.values()) {
-      e.close();
+    for (Map.Entry<String, Started> e : owned.entrySet()) {
+      e.getValue().close();
+      serverIds.remove(e.getKey());
     }
     owned.clear();
-    serverIds.clear();
   }
 }

@@ -132,4 +132,41 @@ class CaptureRegistryTest {
         Duration.ofMillis(5), c.batchMaxWait(), "the registry's tuning where nothing is set");
     org.junit.jupiter.api.Assertions.assertEquals("reshard.chat.-", c.changeTopic());
   }
+
+  @Test
+  void aCaptureOfAnotherKeyspaceAvoidsTheIdOfACaptureRunElsewhere() {
+    AtomicReference<io.reshard.cdc.CaptureConfig> seen = new AtomicReference<>();
+    CaptureRegistry registry =
+        new CaptureRegistry(
+            (keyspace, server, config) -> {
+              seen.set(config);
+              return new CaptureRegistry.Started() {
+                @Override
+                public Optional<CapturePosition> committedPosition() {
+                  return Optional.empty();
+                }
+
+                @Override
+                public Optional<String> failure() {
+                  return Optional.empty();
+                }
+
+                @Override
+                public void close() {}
+              };
+            });
+    ShardServer db4 = new ShardServer("c0-", "db4", "127.0.0.1", 13309, "root", "", 4_200_004L);
+    registry.external(
+        "chat",
+        "c0-",
+        new CaptureRegistry.ServerId("127.0.0.1", 13309, 4_200_004L),
+        Optional::empty,
+        () -> {},
+        Optional::empty);
+    registry.start("shop", db4, "127.0.0.1:9092", "reshard");
+    org.junit.jupiter.api.Assertions.assertEquals(
+        4_200_004L + CaptureRegistry.SERVER_ID_STEP,
+        seen.get().serverId(),
+        "the configured capture of chat on db4 holds the server's own id");
+  }
 }
