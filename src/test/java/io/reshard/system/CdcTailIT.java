@@ -153,6 +153,73 @@ class CdcTailIT {
             "--max",
             "1");
     assertEquals(3, r.exit(), r.out() + r.err());
-    assertTrue(r.err().contains("does not exist"), r.err());
+    assertTrue(
+        r.err().contains("no keyspace " + cluster.database() + " has change topics under prefix"),
+        r.err());
+    assertTrue(r.err().contains("no keyspace has any: is capture running?"), r.err());
+  }
+
+  @Test
+  void tailOfAKeyspaceWithoutTopicsNamesTheKeyspacesThatHaveThem(TestCluster cluster)
+      throws Exception {
+    String prefix = cluster.topicPrefix() + "-tailks";
+    try (org.apache.kafka.clients.admin.Admin admin =
+        org.apache.kafka.clients.admin.Admin.create(
+            Map.of("bootstrap.servers", cluster.bootstrap()))) {
+      admin
+          .createTopics(
+              List.of(
+                  new org.apache.kafka.clients.admin.NewTopic(prefix + ".shop.-80", 1, (short) 1)))
+          .all()
+          .get();
+    }
+    ReshardLauncherIT.Run misspelt = tail(cluster, prefix, "--keyspace", "shopp", "--shard=-80");
+    assertEquals(3, misspelt.exit(), misspelt.out() + misspelt.err());
+    assertTrue(
+        misspelt.err().contains("no keyspace shopp has change topics under prefix " + prefix),
+        misspelt.err());
+    assertTrue(misspelt.err().contains("keyspaces with change topics: shop"), misspelt.err());
+    ReshardLauncherIT.Run noShard = tail(cluster, prefix, "--keyspace", "shop", "--shard=80-");
+    assertEquals(3, noShard.exit(), noShard.out() + noShard.err());
+    assertTrue(
+        noShard.err().contains("topic " + prefix + ".shop.80- does not exist; is capture running"),
+        noShard.err());
+    ReshardLauncherIT.Run noStream = tail(cluster, prefix, "--keyspace", "shop");
+    assertEquals(3, noStream.exit(), noStream.out() + noStream.err());
+    assertTrue(noStream.err().contains("keyspace.stream.enabled=true"), noStream.err());
+  }
+
+  @Test
+  void tailWithTheClustersBrokerDownIsRefusedAtOnce(TestCluster cluster) throws Exception {
+    // a copy of the descriptor in another directory: none of its processes are this directory's
+    java.nio.file.Path copy = java.nio.file.Files.createTempDirectory("tail-down");
+    java.nio.file.Files.copy(
+        cluster.dir().resolve(ClusterDescriptor.FILE_NAME),
+        copy.resolve(ClusterDescriptor.FILE_NAME));
+    long start = System.nanoTime();
+    ReshardLauncherIT.Run r =
+        ReshardLauncherIT.reshard(
+            "cdc",
+            "tail",
+            "--cluster",
+            copy.toString(),
+            "--keyspace",
+            cluster.database(),
+            "--max",
+            "1");
+    long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+    assertEquals(3, r.exit(), r.out() + r.err());
+    assertTrue(r.err().contains("the local cluster's Kafka broker is down"), r.err());
+    assertTrue(r.err().contains("reshard cluster up --dir " + copy), r.err());
+    assertTrue(seconds < 25, "refused after " + seconds + " s, not at once");
+  }
+
+  private static ReshardLauncherIT.Run tail(TestCluster cluster, String prefix, String... args)
+      throws Exception {
+    List<String> cmd =
+        new ArrayList<>(List.of("cdc", "tail", "--cluster", cluster.dir().toString()));
+    cmd.addAll(List.of(args));
+    cmd.addAll(List.of("--topic-prefix", prefix, "--max", "1"));
+    return ReshardLauncherIT.reshard(cmd.toArray(String[]::new));
   }
 }

@@ -93,28 +93,34 @@ final class CdcCommand {
         }
       }
       ClusterDescriptor d = LocalCluster.require(cluster);
+      requireBrokerUp();
       String topic =
           shard == null
               ? KeyspaceStreamConfig.defaultTopic(prefix, keyspace)
               : ChangeRecords.changeTopic(prefix, keyspace, shard);
       try (KafkaConsumer<byte[], byte[]> consumer =
           new KafkaConsumer<>(ChangeRecords.consumerProperties(d.kafka().bootstrap(), null))) {
-        List<TopicPartition> parts =
-            consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                .map(p -> new TopicPartition(topic, p.partition()))
-                .toList();
+        List<TopicPartition> parts;
+        try {
+          parts =
+              consumer.partitionsFor(topic, METADATA_WAIT).stream()
+                  .map(p -> new TopicPartition(topic, p.partition()))
+                  .toList();
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+          throw new CommandFailure(
+              ExitCodes.RETRY_LATER,
+              "the Kafka broker at "
+                  + d.kafka().bootstrap()
+                  + " did not answer within "
+                  + METADATA_WAIT.toSeconds()
+                  + " s; check it with `reshard cluster status --dir "
+                  + cluster
+                  + "` and start it with `reshard cluster up --dir "
+                  + cluster
+                  + "`");
+        }
         if (parts.isEmpty()) {
-          spec.commandLine()
-              .getErr()
-              .println(
-                  "cdc tail: topic "
-                      + topic
-                      + " does not exist; "
-                      + (shard == null
-                          ? "is the daemon running with keyspace.stream.enabled=true for keyspace "
-                              + keyspace
-                              + "?"
-                          : "is capture running for shard " + shard + "?"));
+          spec.commandLine().getErr().println("cdc tail: " + missingTopic(consumer, topic));
           return ExitCodes.REFUSED;
         }
         consumer.assign(parts);
@@ -126,6 +132,74 @@ final class CdcCommand {
         print(consumer);
       }
       return ExitCodes.OK;
+    }
+
+    /** How long {@code cdc tail} waits for the broker to say which partitions a topic has. */
+    static final Duration METADATA_WAIT = Duration.ofSeconds(30);
+
+    /** Refuses at once when the cluster's own broker is not running, instead of waiting on it. */
+    private void requireBrokerUp() {
+      boolean down =
+          LocalCluster.status(cluster).stream().anyMatch(p -> "broker".equals(p.role()) && !p.up());
+      if (down) {
+        throw new CommandFailure(
+            ExitCodes.REFUSED,
+            "the local cluster's Kafka broker is down; start it with `reshard cluster up --dir "
+                + cluster
+                + "`, then run this again");
+      }
+    }
+
+    /**
+     * Why {@code topic} does not exist, and what to do: a keyspace with no change topic at all is
+     * not captured (or misspelt), so the keyspaces that are come with the message.
+     */
+    private String missingTopic(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+      java.util.SortedSet<String> keyspaces =
+          capturedKeyspaces(prefix, consumer.listTopics(METADATA_WAIT).keySet());
+      if (!keyspaces.contains(keyspace)) {
+        return "no keyspace "
+            + keyspace
+            + " has change topics under prefix "
+            + prefix
+            + (keyspaces.isEmpty()
+                ? "; no keyspace has any: is capture running?"
+                : "; keyspaces with change topics: " + String.join(", ", keyspaces));
+      }
+      return "topic "
+          + topic
+          + " does not exist; "
+          + (shard == null
+              ? "is the daemon running with keyspace.stream.enabled=true for keyspace "
+                  + keyspace
+                  + "?"
+              : "is capture running for shard " + shard + "?");
+    }
+
+    /**
+     * The keyspaces with a shard change topic ({@code <prefix>.<keyspace>.<shard>}) among {@code
+     * topics}.
+     */
+    static java.util.SortedSet<String> capturedKeyspaces(
+        String prefix, java.util.Collection<String> topics) {
+      java.util.SortedSet<String> keyspaces = new java.util.TreeSet<>();
+      for (String t : topics) {
+        if (!t.startsWith(prefix + ".")) {
+          continue;
+        }
+        String rest = t.substring(prefix.length() + 1);
+        int dot = rest.lastIndexOf('.');
+        if (dot <= 0) {
+          continue;
+        }
+        try {
+          io.reshard.router.KeyRange.parse(rest.substring(dot + 1));
+          keyspaces.add(rest.substring(0, dot));
+        } catch (IllegalArgumentException notAShard) {
+          // another topic under the prefix (the workflows', a keyspace stream's)
+        }
+      }
+      return keyspaces;
     }
 
     /**

@@ -119,7 +119,7 @@ public final class KeyspaceStreamService implements DaemonService {
             + s.recordsWritten()
             + " row changes written, "
             + s.transactionsLeftOut()
-            + " left out; read "
+            + " left out (reshard's own writes, or a shard not owning writes then); read "
             + s.progress();
     return d == null ? counts : d + "; " + counts;
   }
