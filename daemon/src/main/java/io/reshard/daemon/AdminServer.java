@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
@@ -42,6 +43,10 @@ import org.slf4j.LoggerFactory;
  *       last_diff_clean, last_error, updated_at, next_states}); 404 for an unknown name, 503 if the
  *       store cannot be read
  *   <li>{@code GET /metrics}: every meter in the Prometheus text format (version 0.0.4)
+ *   <li>{@code GET /keyspaces}: the newest shard map of every keyspace the daemon knows ({@link
+ *       ShardMapViews})
+ *   <li>{@code GET /}: the status page (docs/status-page.md), read-only, its script and style
+ *       served from here too ({@link StatusPage}); it reads the JSON views above
  *   <li>{@code POST /workflows/{name}/actions/{action}}: needs {@code Authorization: Bearer
  *       <admin.token>} (401 without it or with a wrong one, compared in constant time; 403 when no
  *       token is configured), then {@link WorkflowActions} decides
@@ -73,6 +78,7 @@ public final class AdminServer implements DaemonService {
   private final WorkflowStore workflows;
   private final WorkflowActions actions;
   private final PrometheusMeterRegistry registry;
+  private final Supplier<List<Map<String, Object>>> keyspaces;
   private final List<String> secrets;
   private volatile ServiceState state = ServiceState.NEW;
   private HttpServer server;
@@ -92,6 +98,21 @@ public final class AdminServer implements DaemonService {
       WorkflowStore workflows,
       WorkflowActions actions,
       PrometheusMeterRegistry registry) {
+    this(config, services, workflows, actions, registry, List::of);
+  }
+
+  /**
+   * As {@link #AdminServer(DaemonConfig, Supplier, WorkflowStore, WorkflowActions,
+   * PrometheusMeterRegistry)}, with the shard maps {@code GET /keyspaces} shows.
+   */
+  public AdminServer(
+      DaemonConfig config,
+      Supplier<List<ServiceStatus>> services,
+      WorkflowStore workflows,
+      WorkflowActions actions,
+      PrometheusMeterRegistry registry,
+      Supplier<List<Map<String, Object>>> keyspaces) {
+    this.keyspaces = keyspaces;
     this.config = config;
     this.services = services;
     this.workflows = workflows;
@@ -207,6 +228,8 @@ public final class AdminServer implements DaemonService {
       return path.equals("/health")
               || path.equals("/metrics")
               || path.equals("/workflows")
+              || path.equals("/keyspaces")
+              || StatusPage.asset(path).isPresent()
               || WORKFLOW.matcher(path).matches()
           ? notAllowed(ex, "GET")
           : error(ex, 404, "no such endpoint: " + path);
@@ -216,10 +239,16 @@ public final class AdminServer implements DaemonService {
       case "/health" -> json(ex, 200, health());
       case "/metrics" -> send(ex, 200, PROMETHEUS_TYPE, registry.scrape());
       case "/workflows" -> listWorkflows(ex);
-      default ->
-          workflow.matches()
-              ? oneWorkflow(ex, decode(workflow.group(1)))
-              : error(ex, 404, "no such endpoint: " + path);
+      case "/keyspaces" -> json(ex, 200, keyspaces.get());
+      default -> {
+        if (workflow.matches()) {
+          yield oneWorkflow(ex, decode(workflow.group(1)));
+        }
+        Optional<StatusPage.Asset> asset = StatusPage.asset(path);
+        yield asset.isPresent()
+            ? send(ex, 200, asset.get().type(), asset.get().text())
+            : error(ex, 404, "no such endpoint: " + path);
+      }
     };
   }
 

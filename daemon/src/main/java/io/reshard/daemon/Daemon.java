@@ -56,7 +56,7 @@ public final class Daemon {
             ? new LazyWorkflowStore(config.bootstrapServers(), config.workflowsTopic())
             : null;
     WorkflowStore store = lazy != null ? lazy : b.workflows;
-    this.onStop = lazy != null ? lazy : () -> {};
+    AutoCloseable closeStore = lazy != null ? lazy : () -> {};
     List<DaemonService> captureServices = new ArrayList<>();
     for (SourceShard s : config.shards()) {
       captureServices.add(b.captures.apply(new CaptureContext(config, s, registry)));
@@ -96,7 +96,13 @@ public final class Daemon {
         b.actions != null
             ? b.actions
             : workflows != null ? workflows : WorkflowActions.unsupported(store);
-    this.admin = new AdminServer(config, this::status, store, actions, registry);
+    ShardMapViews maps = new ShardMapViews(config, store);
+    this.onStop =
+        () -> {
+          maps.close();
+          closeStore.close();
+        };
+    this.admin = new AdminServer(config, this::status, store, actions, registry, maps::views);
     List<DaemonService> all = new ArrayList<>();
     all.add(admin);
     all.addAll(captureServices);

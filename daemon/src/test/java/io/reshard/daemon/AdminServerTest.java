@@ -241,6 +241,40 @@ class AdminServerTest {
   }
 
   @Test
+  void theStatusPageAndItsFilesAreServedFromTheJarAndCannotBePostedTo() throws Exception {
+    HttpResponse<String> page = get("/");
+    assertEquals(200, page.statusCode());
+    assertTrue(page.headers().firstValue("Content-Type").get().startsWith("text/html"));
+    assertTrue(page.body().contains("<script src=\"/status.js\">"), page.body());
+    assertFalse(page.body().contains("http://") || page.body().contains("https://"), "no network");
+    HttpResponse<String> script = get("/status.js");
+    assertEquals(200, script.statusCode());
+    assertTrue(script.headers().firstValue("Content-Type").get().startsWith("text/javascript"));
+    assertTrue(script.body().contains("fetch(path"), "it reads the JSON views");
+    assertFalse(script.body().contains("method: \"POST\""), "it cannot act");
+    assertEquals(200, get("/status.css").statusCode());
+    assertEquals(405, post("/", "Bearer " + TOKEN).statusCode());
+    assertEquals(List.of(), performed);
+  }
+
+  @Test
+  void keyspacesAreTheViewsGiven() throws Exception {
+    server.stop();
+    server =
+        new AdminServer(
+            config(TOKEN),
+            () -> services,
+            store,
+            this::perform,
+            registry,
+            () -> List.of(Map.of("keyspace", "commerce", "version", 3)));
+    server.start();
+    HttpResponse<String> r = send(HttpRequest.newBuilder(server.endpoint().resolve("/keyspaces")));
+    assertEquals(200, r.statusCode());
+    assertEquals(3, JSON.readTree(r.body()).get(0).get("version").asInt(), r.body());
+  }
+
+  @Test
   void itListensOnLoopbackOnly() throws Exception {
     InetSocketAddress a = server.address();
     assertTrue(a.getAddress().isLoopbackAddress(), a.toString());
