@@ -75,6 +75,9 @@ class SelfHealingIT {
   private final ClusterDescriptor.Server source;
   private final List<Long> ids = new ArrayList<>();
 
+  /** The daemon's status page, open through every fault (its screenshots: StatusPageBrowser). */
+  private StatusPageBrowser page;
+
   SelfHealingIT(TestCluster cluster) {
     this.cluster = cluster;
     this.dir = cluster.dir();
@@ -120,10 +123,18 @@ class SelfHealingIT {
             "--shards=" + String.join(",", SHARDS));
     assertEquals(0, init.exit(), init.err());
     Files.delete(vschema);
+    page = new StatusPageBrowser(ClusterDaemon.running(dir).orElseThrow().admin() + "/");
+    page.await(
+        "the keyspace's shard map",
+        WAIT,
+        p -> p.count(".keyspace[data-keyspace='" + ks + "'] tr[data-shard]") == 4);
   }
 
   @AfterAll
   void stopTheDaemon() throws Exception {
+    if (page != null) {
+      page.close();
+    }
     reshard("daemon", "stop", "--cluster", dir.toString());
     for (ClusterDescriptor.Server s : cluster.descriptor().mariadb()) {
       cluster.execute(s, "SET GLOBAL read_only = OFF");
@@ -136,11 +147,22 @@ class SelfHealingIT {
     try (RowLock lock = new RowLock(source, ks, ids.get(ROWS / 2))) {
       create("heal-source");
       awaitCopyStalledAt(lock, "heal-source");
+      page.await("the copy's first rows", WAIT, p -> shownRowsCopied("heal-source") > 0);
+      long stalled = shownRowsCopied("heal-source");
+      assertTrue(stalled > 0 && stalled < lock.id, "the page shows the copy at " + stalled);
+      page.screenshot("1-copy-waits-on-a-locked-row");
       killAndRestart(source.name());
     } // the lock's session died with the server; closing it is a no-op
     JsonNode degraded = awaitHealth(h -> "degraded".equals(h.path("status").asText()));
     assertTrue(degraded.toString().contains("heal-source"), degraded.toString());
     awaitState("heal-source", "RUNNING");
+    page.await(
+        "heal-source running with every row copied",
+        WAIT,
+        p ->
+            "RUNNING".equals(p.attribute(".workflow[data-name='heal-source']", "data-state"))
+                && shownRowsCopied("heal-source") == ROWS);
+    page.screenshot("2-copy-done-after-the-source-came-back");
     assertCopiedExactly("heal-source");
     awaitHealth(h -> "up".equals(h.path("status").asText()));
     cancel("heal-source");
@@ -155,6 +177,11 @@ class SelfHealingIT {
       kill(brokerPid());
       lock.close(); // the copy finishes its rows now, but cannot store that it is done
       awaitHealth(h -> "degraded".equals(h.path("status").asText()));
+      page.await(
+          "the daemon degraded, with the error",
+          WAIT,
+          p -> p.text("#health").equals("degraded") && p.count("#errors li.err") > 0);
+      page.screenshot("3-broker-down");
       LocalCluster.up(spec(), line -> System.err.println("[restart] " + line));
     }
     awaitState("heal-broker", "RUNNING");
@@ -182,6 +209,14 @@ class SelfHealingIT {
     assertTrue(streamError.contains("GTID"), streamError);
     JsonNode health = awaitHealth(h -> "degraded".equals(h.path("status").asText()));
     assertTrue(health.toString().contains("workflow resume heal-null"), health.toString());
+    page.await(
+        "the copy's error and what to do",
+        WAIT,
+        p ->
+            p.text("#errors").contains("workflow heal-null copy:")
+                && p.text("#errors").contains("id=" + bad)
+                && p.text("#errors").contains("what to do: "));
+    page.screenshot("4-a-row-no-vindex-maps");
     // a data error is not retried by itself: it is still stopped after two supervision rounds
     Thread.sleep(11_000);
     assertEquals("COPYING", status("heal-null").path("state").asText());
@@ -213,8 +248,26 @@ class SelfHealingIT {
     assertTrue(get("/health").contains("capture/" + ks + "/c0-"), "the capture shows in /health");
 
     assertEquals(0, cli("workflow", "switch-traffic", "heal-null", "--reads").exit());
+    page.await(
+        "reads switched, and the next step",
+        WAIT,
+        p ->
+            "READS_SWITCHED".equals(p.attribute(".workflow[data-name='heal-null']", "data-state"))
+                && p.text(".workflow[data-name='heal-null'] .next")
+                    .contains("switch-traffic heal-null --writes"));
+    long before = shownMapVersion();
     Run writes = cli("workflow", "switch-traffic", "heal-null", "--writes");
     assertEquals(0, writes.exit(), writes.err());
+    String targetRow =
+        ".keyspace[data-keyspace='" + ks + "'] tr[data-shard='c0-e0'] td:nth-child(5)";
+    page.await(
+        "writes switched, on the targets in a newer map",
+        WAIT,
+        p ->
+            "WRITES_SWITCHED".equals(p.attribute(".workflow[data-name='heal-null']", "data-state"))
+                && shownMapVersion() > before
+                && p.text(targetRow).equals("yes"));
+    page.screenshot("5-writes-switched");
     ClusterDescriptor.Server lower = cluster.spares().get(0);
     long id = ROWS + 100;
     sql(lower, "INSERT INTO notes VALUES (" + id + ", " + channelIn("c0-e0") + ", 'back')");
@@ -352,6 +405,23 @@ class SelfHealingIT {
         .filter(l -> l.startsWith("reshard_apply_rows_total") && l.contains("heal-null-rev"))
         .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
         .sum();
+  }
+
+  // ---- the status page ------------------------------------------------------------------------
+
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  /** The copy's total of rows copied the page shows for workflow {@code name}; -1 if none. */
+  private long shownRowsCopied(String name) {
+    String t = page.text(".workflow[data-name='" + name + "'] .copy-total .rows").replace(",", "");
+    return t.isEmpty() ? -1 : Long.parseLong(t);
+  }
+
+  /** The shard map version the page shows for the keyspace; -1 if none. */
+  private long shownMapVersion() {
+    String t = page.text(".keyspace[data-keyspace='" + ks + "'] h3");
+    int v = t.lastIndexOf(" v");
+    return v < 0 ? -1 : Long.parseLong(t.substring(v + 2).strip());
   }
 
   // ---- waiting --------------------------------------------------------------------------------

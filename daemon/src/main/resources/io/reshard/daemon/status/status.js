@@ -46,15 +46,33 @@ function millis(ms) {
   return ms < 10000 ? ms + " ms" : (ms / 1000).toFixed(1) + " s";
 }
 
+const READ_TIMEOUT_MS = 5000;
+
+/** One JSON view; throws if the daemon does not answer within READ_TIMEOUT_MS. */
 async function read(path) {
-  const r = await fetch(path, { cache: "no-store" });
-  let body = null;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), READ_TIMEOUT_MS);
   try {
-    body = await r.json();
-  } catch (e) {
-    body = { error: "not JSON (HTTP " + r.status + ")" };
+    const r = await fetch(path, { cache: "no-store", signal: abort.signal });
+    let body = null;
+    try {
+      body = await r.json();
+    } catch (e) {
+      body = { error: "not JSON (HTTP " + r.status + ")" };
+    }
+    return { status: r.status, body };
+  } finally {
+    clearTimeout(timer);
   }
-  return { status: r.status, body };
+}
+
+/** A view that may not answer (it waits on Kafka): its failure is shown, not thrown. */
+async function readOrSay(path) {
+  try {
+    return await read(path);
+  } catch (e) {
+    return { status: 0, body: { error: "the daemon gave no answer for " + path + " within " + READ_TIMEOUT_MS / 1000 + " s" } };
+  }
 }
 
 /** What the operator should run next, by the workflow's state. */
@@ -156,7 +174,7 @@ function workflowCard(w, now) {
       w.hosted === false ? " (not hosted by this daemon)" : ""),
     steps(w.state),
     el("p", { class: "next" }, "next: ", what, command ? el("code", {}, command) : null),
-    copyTable(w.copy),
+    w.copy ? copyTable(w.copy) : w.copy_done ? el("p", { class: "copy-total" }, "copy: done") : null,
     streamsTable(w, now),
     el("p", { class: "diff" }, diff));
 }
@@ -165,6 +183,7 @@ function workflowCard(w, now) {
 function errors(health, workflows, keyspaces) {
   const out = [];
   if (workflows.status !== 200) out.push([workflows.body.error || "the workflows cannot be read", "check that Kafka runs: reshard cluster status"]);
+  if (keyspaces.status !== 200) out.push([keyspaces.body.error || "the shard maps cannot be read", "check that Kafka runs: reshard cluster status"]);
   for (const w of Array.isArray(workflows.body) ? workflows.body : []) {
     if (w.last_error) out.push(["workflow " + w.name + ": " + w.last_error, w.way_on || "see reshard workflow status " + w.name]);
     if (w.copy_error) out.push(["workflow " + w.name + " copy: " + w.copy_error, "the copy retries by itself; if it keeps failing, see docs/workflow.md"]);
@@ -212,7 +231,7 @@ function draw(health, workflows, keyspaces, now) {
 async function poll() {
   const now = Date.now();
   try {
-    const [health, workflows, keyspaces] = await Promise.all([read("/health"), read("/workflows"), read("/keyspaces")]);
+    const [health, workflows, keyspaces] = await Promise.all([read("/health"), readOrSay("/workflows"), readOrSay("/keyspaces")]);
     lastAnswer = now;
     downSince = null;
     draw(health, workflows, keyspaces, now);
