@@ -1,41 +1,41 @@
 package io.reshard.daemon;
 
-import io.reshard.router.KafkaShardMapSource;
 import io.reshard.router.ReshardException;
 import io.reshard.router.Shard;
 import io.reshard.router.ShardMap;
-import io.reshard.router.ShardMapNotFoundException;
+import io.reshard.router.ShardMapTopic;
 import io.reshard.router.ShardMapTopicConfig;
 import io.reshard.switcher.Workflow;
 import io.reshard.switcher.WorkflowStore;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 
 /**
- * The newest shard map of every keyspace the daemon knows (its configured shards' and its
- * workflows'), as {@code GET /keyspaces} shows it: one {@link KafkaShardMapSource} per keyspace,
- * started on the first request and followed from then on. A keyspace whose map cannot be read yet
- * says why instead. Thread-safe.
+ * The newest shard map of every keyspace, as {@code GET /keyspaces} shows it: one read_committed
+ * consumer of the shard map topic, read on from where it was at every request (at most {@link
+ * #READ_WAIT}), keeping each keyspace's newest version. The keyspaces of the daemon's configured
+ * shards and of its workflows are listed even before they have a map, saying so. When the topic
+ * cannot be read, the maps read before stay, marked stale, with the reason. Thread-safe.
  */
 final class ShardMapViews implements AutoCloseable {
-  /** How long the first read of the shard map topic may hold a request. */
-  static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
-
-  /** How soon a keyspace whose map could not be read is tried again. */
-  static final Duration RETRY = Duration.ofSeconds(5);
+  /** How long one request may read the topic. */
+  static final Duration READ_WAIT = Duration.ofSeconds(2);
 
   private final DaemonConfig config;
   private final WorkflowStore workflows;
-  private final Map<String, KafkaShardMapSource> sources = new HashMap<>();
-  private final Map<String, Failed> failed = new HashMap<>();
-
-  private record Failed(String why, long retryAt) {}
+  private final Map<String, ShardMap> newest = new TreeMap<>();
+  private KafkaConsumer<String, String> consumer;
+  private TopicPartition partition;
 
   ShardMapViews(DaemonConfig config, WorkflowStore workflows) {
     this.config = config;
@@ -43,71 +43,85 @@ final class ShardMapViews implements AutoCloseable {
   }
 
   /**
-   * {@code [{keyspace, version, shards: [{name, server, epoch, reads, writes}]}]}, or {@code
-   * {keyspace, error}} for a keyspace whose map cannot be read, sorted by keyspace.
+   * {@code [{keyspace, version, shards: [{name, server, epoch, reads, writes}]}]} sorted by
+   * keyspace; {@code {keyspace, error}} for a keyspace without a map; {@code stale} and {@code
+   * error} on every map while the topic cannot be read.
    */
   synchronized List<Map<String, Object>> views() {
+    String readError = readOn();
+    SortedSet<String> names = new TreeSet<>(newest.keySet());
+    config.shards().forEach(s -> names.add(s.keyspace()));
+    try {
+      workflows.list().stream().map(Workflow::keyspace).forEach(names::add);
+    } catch (ReshardException e) {
+      // /workflows says why; the keyspaces known so far are shown
+    }
     List<Map<String, Object>> out = new ArrayList<>();
-    for (String keyspace : keyspaces()) {
+    for (String keyspace : names) {
       Map<String, Object> v = new LinkedHashMap<>();
       v.put("keyspace", keyspace);
-      KafkaShardMapSource s = source(keyspace);
-      if (s == null) {
-        v.put("error", failed.get(keyspace).why());
-      } else {
-        ShardMap m = s.current();
+      ShardMap m = newest.get(keyspace);
+      if (m != null) {
         v.put("version", m.version());
         v.put("shards", m.shards().stream().map(ShardMapViews::shard).toList());
+      }
+      if (readError != null) {
+        v.put("stale", m != null);
+        v.put("error", readError);
+      } else if (m == null) {
+        v.put("error", "no shard map yet: run `reshard keyspace init` for it");
       }
       out.add(v);
     }
     return out;
   }
 
-  private SortedSet<String> keyspaces() {
-    SortedSet<String> names = new TreeSet<>(sources.keySet());
-    config.shards().forEach(s -> names.add(s.keyspace()));
+  /** Reads the topic on to its end; the reason it could not, or null. */
+  private String readOn() {
+    long deadline = System.nanoTime() + READ_WAIT.toNanos();
     try {
-      workflows.list().stream().map(Workflow::keyspace).forEach(names::add);
-    } catch (ReshardException e) {
-      // the workflows cannot be read now: /workflows says so; show the keyspaces known so far
-    }
-    return names;
-  }
-
-  private KafkaShardMapSource source(String keyspace) {
-    KafkaShardMapSource s = sources.get(keyspace);
-    if (s != null) {
-      return s;
-    }
-    Failed f = failed.get(keyspace);
-    if (f != null && System.nanoTime() < f.retryAt()) {
+      if (consumer == null) {
+        ShardMapTopicConfig c =
+            ShardMapTopicConfig.builder()
+                .bootstrapServers(config.bootstrapServers())
+                .topic(config.shardmapsTopic())
+                .build();
+        consumer = new KafkaConsumer<>(ShardMapTopic.consumerProperties(c));
+        partition = ShardMapTopic.partition(config.shardmapsTopic());
+        consumer.assign(List.of(partition));
+        consumer.seekToBeginning(List.of(partition));
+      }
+      long end = consumer.endOffsets(List.of(partition), READ_WAIT).get(partition);
+      while (consumer.position(partition, READ_WAIT) < end) {
+        if (System.nanoTime() > deadline) {
+          return "the shard map topic " + config.shardmapsTopic() + " is still being read";
+        }
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+          keep(r);
+        }
+      }
       return null;
+    } catch (KafkaException e) {
+      return "cannot read the shard map topic "
+          + config.shardmapsTopic()
+          + " ("
+          + e.getMessage()
+          + "): is Kafka up at "
+          + config.bootstrapServers()
+          + "?";
     }
-    try {
-      s =
-          KafkaShardMapSource.start(
-              ShardMapTopicConfig.builder()
-                  .bootstrapServers(config.bootstrapServers())
-                  .topic(config.shardmapsTopic())
-                  .timeout(READ_TIMEOUT)
-                  .build(),
-              keyspace);
-      sources.put(keyspace, s);
-      failed.remove(keyspace);
-      return s;
-    } catch (ShardMapNotFoundException e) {
-      fail(keyspace, "no shard map yet: run `reshard keyspace init` for it");
-    } catch (ReshardException e) {
-      fail(
-          keyspace,
-          "cannot read the shard map topic " + config.shardmapsTopic() + ": " + e.getMessage());
-    }
-    return null;
   }
 
-  private void fail(String keyspace, String why) {
-    failed.put(keyspace, new Failed(why, System.nanoTime() + RETRY.toNanos()));
+  private void keep(ConsumerRecord<String, String> r) {
+    try {
+      String keyspace = ShardMapTopic.Key.parse(r.key()).keyspace();
+      ShardMapTopic.decode(keyspace, r.key(), r.value())
+          .filter(
+              m -> !newest.containsKey(keyspace) || newest.get(keyspace).version() < m.version())
+          .ifPresent(m -> newest.put(keyspace, m));
+    } catch (IllegalArgumentException malformed) {
+      // routers skip it too (KafkaShardMapSource); the page shows the newest well-formed map
+    }
   }
 
   private static Map<String, Object> shard(Shard s) {
@@ -122,7 +136,8 @@ final class ShardMapViews implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    sources.values().forEach(KafkaShardMapSource::close);
-    sources.clear();
+    if (consumer != null) {
+      consumer.close(Duration.ofSeconds(1));
+    }
   }
 }

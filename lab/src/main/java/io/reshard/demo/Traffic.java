@@ -47,6 +47,14 @@ final class Traffic {
   final AtomicLong readerDuplicates = new AtomicLong();
   final AtomicLong readerErrors = new AtomicLong();
   final Map<Phase, List<Long>> insertNanos = new ConcurrentHashMap<>();
+
+  /** Every insert as {start, latency}, nanoseconds since {@link #startNanos}, for the chart. */
+  final List<long[]> insertSamples = Collections.synchronizedList(new ArrayList<>());
+
+  /** What happened when (copy, switches), nanoseconds since {@link #startNanos}, in order. */
+  final Map<String, Long> marks = Collections.synchronizedMap(new LinkedHashMap<>());
+
+  final long startNanos = System.nanoTime();
   volatile Phase phase = Phase.BEFORE;
   volatile String firstError;
   private final AtomicLong lastMovingAck = new AtomicLong();
@@ -82,7 +90,9 @@ final class Traffic {
           row.put("body", "live message " + id);
           long t0 = System.nanoTime();
           router.insert("messages", row);
-          insertNanos.get(phase).add(System.nanoTime() - t0);
+          long latency = System.nanoTime() - t0;
+          insertNanos.get(phase).add(latency);
+          insertSamples.add(new long[] {t0 - startNanos, latency});
           inserted.put(id, ch);
           own.add(id);
           ack(ch);
@@ -156,6 +166,11 @@ final class Traffic {
         }
       }
     }
+  }
+
+  /** Records that {@code what} happens now, for the chart. */
+  void mark(String what) {
+    marks.put(what, System.nanoTime() - startNanos);
   }
 
   /** Starts measuring the longest gap between acknowledged writes to the moving range. */

@@ -23,6 +23,7 @@ final class Transfers {
   record Result(
       int transfers,
       int injectedFailures,
+      int crossShardFailures,
       long creditsBefore,
       long creditsAfter,
       long creditsLost,
@@ -31,6 +32,7 @@ final class Transfers {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("transfers", transfers);
       m.put("injected_failures", injectedFailures);
+      m.put("cross_shard_failures", crossShardFailures);
       m.put("credits_before", creditsBefore);
       m.put("credits_after", creditsAfter);
       m.put("credits_lost", creditsLost);
@@ -56,12 +58,14 @@ final class Transfers {
     }
     long before = total(router);
     int failures = 0;
+    int crossFailures = 0;
     int refused = 0;
     List<long[]> all = new ArrayList<>(same.subList(0, eachKind));
     all.addAll(cross.subList(0, eachKind));
     for (long[] t : all) {
       boolean fail = r.nextInt(100) < 2;
       failures += fail ? 1 : 0;
+      crossFailures += fail && isCross(router, t[0], t[1]) ? 1 : 0;
       try {
         transfer(router, multi, t[0], t[1], fail);
       } catch (CrossShardTransactionException e) {
@@ -71,7 +75,7 @@ final class Transfers {
       }
     }
     long after = total(router);
-    return new Result(all.size(), failures, before, after, before - after, refused);
+    return new Result(all.size(), failures, crossFailures, before, after, before - after, refused);
   }
 
   /**

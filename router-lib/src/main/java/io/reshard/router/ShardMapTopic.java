@@ -253,7 +253,7 @@ public final class ShardMapTopic {
   }
 
   /** The topic's single partition. */
-  static TopicPartition partition(String topic) {
+  public static TopicPartition partition(String topic) {
     return new TopicPartition(topic, 0);
   }
 
@@ -282,9 +282,11 @@ public final class ShardMapTopic {
 
   /**
    * Consumer properties: read_committed from the earliest offset, no group, no auto-commit, no
-   * topic auto-creation. Every blocking call of the reader passes its own timeout.
+   * topic auto-creation. Every blocking call of the reader passes its own timeout. For readers of
+   * every keyspace at once (the daemon's status views); a router reads through {@link
+   * KafkaShardMapSource}.
    */
-  static Map<String, Object> consumerProperties(ShardMapTopicConfig config) {
+  public static Map<String, Object> consumerProperties(ShardMapTopicConfig config) {
     Map<String, Object> p = new HashMap<>();
     p.putAll(config.clientProperties());
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
