@@ -1,6 +1,7 @@
 package io.reshard.system;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -191,6 +192,27 @@ class ReshardLauncherIT {
       assertTrue(json.get("routing").get(q).get("qps").asLong() > 0, q);
     }
     assertEquals(8, json.get("skew").size());
+    JsonNode checks = json.get("checks");
+    assertEquals(11, checks.size(), checks.toString());
+    for (JsonNode c : checks) {
+      assertEquals("PASS", c.get("result").asText(), c.toString());
+      assertTrue(
+          r.out().lines().anyMatch(l -> l.contains(c.get("check").asText()) && l.endsWith("PASS")),
+          "one line per check: " + c + "\n" + r.out());
+    }
+    assertEquals(
+        multi.get("cross_shard_failures").asLong() * 10, multi.get("credits_lost").asLong());
+    assertTrue(r.out().contains("without a two-phase commit"), "the multi lesson in words");
+    assertTrue(r.out().contains("refuses a transaction that spans shards"), "the single lesson");
+    assertFalse(r.out().contains("{multi="), "no map dumps: " + r.out());
+    String html = Files.readString(demoDir.resolve("demo.html"));
+    assertTrue(html.contains("reshard demo: passed"), html);
+    assertEquals(2, html.split("<svg ", -1).length - 1, "two charts");
+    assertTrue(html.contains(">writes switched</text>"), "the cutover is marked");
+    assertTrue(html.contains("<polyline"), "latency is drawn");
+    assertEquals(8, html.split("<rect ", -1).length - 1, "a bar per shard count");
+    assertFalse(
+        html.contains("<script") || html.contains("src=\"http"), "nothing from the network");
     Run status = reshard("cluster", "status", "--dir", demoDir.toString());
     assertTrue(status.out().lines().allMatch(l -> l.endsWith("down")), status.out());
   }

@@ -49,7 +49,19 @@ public final class ReshardCli {
    * @return an exit code from {@link ExitCodes}
    */
   public static int run(String... args) {
+    bridgeJavaUtilLogging();
     return newCommandLine().execute(args);
+  }
+
+  /**
+   * Sends java.util.logging records (the binlog client's) through slf4j, so that standard error has
+   * one log format, not two-line JUL records between slf4j's lines.
+   */
+  static void bridgeJavaUtilLogging() {
+    if (!org.slf4j.bridge.SLF4JBridgeHandler.isInstalled()) {
+      org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+      org.slf4j.bridge.SLF4JBridgeHandler.install();
+    }
   }
 
   /**

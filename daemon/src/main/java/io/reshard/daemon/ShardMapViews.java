@@ -51,10 +51,12 @@ final class ShardMapViews implements AutoCloseable {
     String readError = readOn();
     SortedSet<String> names = new TreeSet<>(newest.keySet());
     config.shards().forEach(s -> names.add(s.keyspace()));
-    try {
-      workflows.list().stream().map(Workflow::keyspace).forEach(names::add);
-    } catch (ReshardException e) {
-      // /workflows says why; the keyspaces known so far are shown
+    if (readError == null) { // else Kafka is away, and reading the workflows would wait on it too
+      try {
+        workflows.list().stream().map(Workflow::keyspace).forEach(names::add);
+      } catch (ReshardException e) {
+        // /workflows says why; the keyspaces known so far are shown
+      }
     }
     List<Map<String, Object>> out = new ArrayList<>();
     for (String keyspace : names) {

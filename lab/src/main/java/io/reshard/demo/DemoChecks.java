@@ -44,7 +44,12 @@ final class DemoChecks {
       Transfers.Result multi,
       Transfers.Result single) {
     DemoChecks c = new DemoChecks();
-    c.zero("every expected row is on the shards", end.idsMissing, "missing");
+    c.add(
+        "every expected row found exactly once",
+        number(end.expectedIds) + " rows",
+        number(end.idsFoundOnce) + " rows (" + number(end.idsMissing) + " missing)",
+        end.idsFoundOnce == end.expectedIds && end.idsMissing == 0,
+        null);
     c.zero("no row is on two shards", end.idsDuplicated, "duplicated");
     c.zero("every row is on the shard that owns it", end.rowsWrongShard, "misplaced");
     c.zero("every lookup row points at its message", end.lookupMismatches, "wrong");

@@ -7,6 +7,7 @@ const LAG_WINDOW_MS = 5 * 60 * 1000;
 const STEPS = ["CREATED", "COPYING", "RUNNING", "READS_SWITCHED", "WRITES_SWITCHED", "COMPLETED"];
 const lagHistory = new Map(); // "workflow stream-key" -> [[time, lag_ms]]
 let lastAnswer = null;
+const lastGood = new Map(); // path -> {view, at}: what is drawn, marked stale, while a view fails
 let downSince = null;
 
 function el(tag, attrs, ...children) {
@@ -66,13 +67,27 @@ async function read(path) {
   }
 }
 
-/** A view that may not answer (it waits on Kafka): its failure is shown, not thrown. */
+/**
+ * A view that may not answer (it waits on Kafka): its failure is shown, not thrown, with the last
+ * answer it gave (view.stale says since when) drawn meanwhile.
+ */
 async function readOrSay(path) {
+  let view;
   try {
-    return await read(path);
+    view = await read(path);
   } catch (e) {
-    return { status: 0, body: { error: "the daemon gave no answer for " + path + " within " + READ_TIMEOUT_MS / 1000 + " s" } };
+    view = { status: 0, body: { error: "the daemon gave no answer for " + path + " within " + READ_TIMEOUT_MS / 1000 + " s" } };
   }
+  if (view.status === 200) {
+    lastGood.set(path, { view, at: Date.now() });
+    return view;
+  }
+  const good = lastGood.get(path);
+  return good ? { status: view.status, body: good.view.body, error: view.body.error, stale: good.at } : view;
+}
+
+function failure(view, what) {
+  return view.error || (view.status !== 200 && view.body && view.body.error) || what;
 }
 
 /** What the operator should run next, by the workflow's state. */
@@ -182,11 +197,17 @@ function workflowCard(w, now) {
 /** Every error the views hold, with what to do. */
 function errors(health, workflows, keyspaces) {
   const out = [];
-  if (workflows.status !== 200) out.push([workflows.body.error || "the workflows cannot be read", "check that Kafka runs: reshard cluster status"]);
-  if (keyspaces.status !== 200) out.push([keyspaces.body.error || "the shard maps cannot be read", "check that Kafka runs: reshard cluster status"]);
+  if (workflows.status !== 200) out.push([failure(workflows, "the workflows cannot be read"), "check that Kafka runs: reshard cluster status"]);
+  if (keyspaces.status !== 200) out.push([failure(keyspaces, "the shard maps cannot be read"), "check that Kafka runs: reshard cluster status"]);
   for (const w of Array.isArray(workflows.body) ? workflows.body : []) {
-    if (w.last_error) out.push(["workflow " + w.name + ": " + w.last_error, w.way_on || "see reshard workflow status " + w.name]);
-    if (w.copy_error) out.push(["workflow " + w.name + " copy: " + w.copy_error, "the copy retries by itself; if it keeps failing, see docs/workflow.md"]);
+    if (w.last_error) out.push(["workflow " + w.name + ": " + w.last_error, w.way_on || (w.copy_error && w.copy_heals === false
+      ? "it waits for you: fix what it names, then run reshard workflow resume " + w.name
+      : "see reshard workflow status " + w.name)]);
+    if (w.copy_error && !(w.last_error && w.last_error.includes(w.copy_error))) {
+      out.push(["workflow " + w.name + " copy: " + w.copy_error, w.copy_heals
+        ? "nothing: the daemon starts the copy again by itself once what it names answers"
+        : "it waits for you: fix what it names, then run reshard workflow resume " + w.name]);
+    }
     if (w.capture_gap) out.push(["workflow " + w.name + ": changes were skipped (" + JSON.stringify(w.capture_gap) + ")", "run reshard workflow diff " + w.name + " until it is clean"]);
   }
   for (const s of health.body.services || []) {
@@ -198,6 +219,11 @@ function errors(health, workflows, keyspaces) {
     if (k.error) out.push(["keyspace " + k.keyspace + ": " + k.error, null]);
   }
   return out;
+}
+
+/** Says that what follows is the last answer, not a current one. */
+function staleNote(view) {
+  return view.stale ? el("p", { class: "bad stale" }, "as of " + clock(view.stale) + ", the last answer: " + failure(view, "no answer now")) : null;
 }
 
 function replace(id, nodes) {
@@ -215,14 +241,15 @@ function draw(health, workflows, keyspaces, now) {
   replace("errors", errs.length === 0 ? [el("li", { class: "none" }, "none")]
     : errs.map(([what, todo]) => el("li", { class: "err" }, what, todo ? el("span", { class: "todo" }, "what to do: " + todo) : null)));
   const wfs = Array.isArray(workflows.body) ? workflows.body : [];
-  replace("workflows", wfs.length === 0 ? [el("p", { class: "none" }, workflows.status === 200 ? "none" : "unknown: the workflows cannot be read")]
-    : wfs.map(w => workflowCard(w, now)));
+  replace("workflows", [staleNote(workflows)].concat(wfs.length === 0 ? [el("p", { class: "none" }, workflows.status === 200 || workflows.stale ? "none" : "unknown: the workflows cannot be read")]
+    : wfs.map(w => workflowCard(w, now))).filter(n => n !== null));
   const kss = Array.isArray(keyspaces.body) ? keyspaces.body : [];
-  replace("keyspaces", kss.length === 0 ? [el("p", { class: "none" }, "none")] : kss.map(k => el("div", { class: "keyspace", "data-keyspace": k.keyspace },
+  replace("keyspaces", [staleNote(keyspaces)].concat(kss.length === 0 ? [el("p", { class: "none" }, keyspaces.status === 200 || keyspaces.stale ? "none" : "unknown: the shard maps cannot be read")] : kss.map(k => el("div", { class: "keyspace", "data-keyspace": k.keyspace },
     el("h3", {}, k.keyspace, k.version ? " — shard map v" + k.version : ""),
     k.shards ? el("table", {}, el("thead", {}, el("tr", {}, ["shard", "server", "epoch", "reads", "writes"].map(h => el("th", {}, h)))),
       el("tbody", {}, k.shards.map(s => el("tr", { "data-shard": s.name }, el("td", {}, s.name), el("td", {}, s.server),
-        el("td", { class: "num" }, s.epoch), el("td", {}, s.reads ? "yes" : "no"), el("td", {}, s.writes ? "yes" : "no"))))) : null)));
+        el("td", { class: "num" }, s.epoch), el("td", {}, s.reads ? "yes" : "no"), el("td", {}, s.writes ? "yes" : "no"))))) : null,
+    k.stale ? el("p", { class: "bad stale" }, "as last read; " + k.error) : null))).filter(n => n !== null));
   const tbody = document.querySelector("#services tbody");
   tbody.replaceChildren(...(health.body.services || []).map(s => el("tr", { "data-service": s.name, class: s.state === "FAILED" || s.state === "RETRYING" ? "bad" : "" },
     el("td", {}, s.name), el("td", {}, s.state.toLowerCase()), el("td", {}, s.detail || ""))));
