@@ -122,6 +122,15 @@ class CaptureSkipIT {
             NAME,
             "--wait");
     assertEquals(0, create.exit(), create.out() + create.err());
+    // the last line says what is true after the wait, and the copy's last figures were drawn
+    assertTrue(create.out().contains(NAME + ": copy done: "), create.out());
+    assertTrue(create.out().contains("; state RUNNING;"), create.out());
+    assertTrue(
+        create
+            .err()
+            .lines()
+            .anyMatch(l -> l.startsWith("copy " + NAME + ": ") && l.endsWith(", done")),
+        create.err());
     awaitStatus(w -> "RUNNING".equals(w.path("state").asText()));
 
     // refused while nothing is stopped, and nothing changes

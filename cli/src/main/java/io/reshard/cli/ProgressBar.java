@@ -15,6 +15,7 @@ final class ProgressBar {
   private final boolean terminal;
   private long lastPlain;
   private boolean drawn;
+  private boolean lastShown;
 
   ProgressBar(PrintWriter err, boolean terminal) {
     this.err = err;
@@ -32,6 +33,21 @@ final class ProgressBar {
    * extra} text after it.
    */
   void show(String label, long done, long total, String extra) {
+    show(false, label, done, total, extra);
+  }
+
+  /**
+   * As {@link #show(String, long, long, String)}; {@code last} figures are printed off a terminal
+   * too, once, whenever they come (not only every few seconds).
+   */
+  void show(boolean last, String label, long done, long total, String extra) {
+    if (last && !terminal) {
+      if (lastShown) {
+        return;
+      }
+      lastShown = true;
+      lastPlain = 0;
+    }
     String counts = total > 0 ? String.format("%,d/%,d", done, total) : String.format("%,d", done);
     if (terminal) {
       int pct = total > 0 ? (int) Math.min(100, done * 100 / total) : 0;
@@ -50,7 +66,7 @@ final class ProgressBar {
               + "\u001b[K");
       drawn = true;
       err.flush();
-    } else if (System.nanoTime() - lastPlain >= PLAIN_EVERY_NANOS) {
+    } else if (lastPlain == 0 || System.nanoTime() - lastPlain >= PLAIN_EVERY_NANOS) {
       lastPlain = System.nanoTime();
       err.println(label + ": " + counts + " " + extra);
       err.flush();

@@ -97,6 +97,15 @@ final class WorkflowAdmin {
    * on standard output if it succeeded.
    */
   int report(AdminClient.Answer a, String workflow, AdminClient admin) throws InterruptedException {
+    return report(a, workflow, admin, a.message());
+  }
+
+  /**
+   * As {@link #report(AdminClient.Answer, String, AdminClient)}, printing {@code okMessage} instead
+   * of the answer's message on success: what is true now, after a wait.
+   */
+  int report(AdminClient.Answer a, String workflow, AdminClient admin, String okMessage)
+      throws InterruptedException {
     int code = exitCode(a);
     if (code != ExitCodes.OK) {
       err().println(a.message());
@@ -113,7 +122,7 @@ final class WorkflowAdmin {
       doc.put("exit_code", code);
       out().println(doc.toString());
     } else if (code == ExitCodes.OK) {
-      out().println(a.message());
+      out().println(okMessage);
     }
     out().flush();
     err().flush();

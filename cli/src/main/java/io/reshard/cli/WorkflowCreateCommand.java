@@ -124,9 +124,31 @@ final class WorkflowCreateCommand implements Callable<Integer> {
         if (waited != ExitCodes.OK) {
           return waited;
         }
+        return workflow.report(a, name, admin, copied(admin));
       }
     }
     return workflow.report(a, name, admin);
+  }
+
+  /** What {@code --wait} says at its end: the copy's figures, the state and the next step. */
+  private String copied(AdminClient admin) throws InterruptedException {
+    JsonNode w = admin.workflow(name).body();
+    JsonNode copy = w.path("copy");
+    String figures =
+        copy.isMissingNode()
+            ? "copy done"
+            : String.format(
+                "copy done: %,d rows at %,d rows/s",
+                copy.path("rows_copied").asLong(), copy.path("rows_per_s").asLong());
+    return "workflow "
+        + name
+        + ": "
+        + figures
+        + "; state "
+        + w.path("state").asText("unknown")
+        + "; the streams keep the targets caught up. Next: reshard workflow diff "
+        + name
+        + ", then switch-traffic --reads";
   }
 
   /** The create action's parameters. */
@@ -167,9 +189,11 @@ final class WorkflowCreateCommand implements Callable<Integer> {
         bar.finish();
         return copyFailed(w.get("copy_error").asText());
       }
-      showCopy(bar, name, w.path("copy"));
       String state = w.path("state").asText();
-      if (!state.equals("CREATED") && !state.equals("COPYING")) {
+      boolean over = !state.equals("CREATED") && !state.equals("COPYING");
+      // the last figures are drawn even off a terminal, where lines are a few seconds apart
+      showCopy(bar, name, w.path("copy"), over || w.path("copy").path("done").asBoolean(false));
+      if (over) {
         bar.finish();
         return ExitCodes.OK;
       }
@@ -196,17 +220,20 @@ final class WorkflowCreateCommand implements Callable<Integer> {
   }
 
   /** Draws a workflow record's {@code copy} progress, if it has one. */
-  private static void showCopy(ProgressBar bar, String name, JsonNode copy) {
+  private static void showCopy(ProgressBar bar, String name, JsonNode copy, boolean last) {
     if (copy.isMissingNode()) {
       return;
     }
     bar.show(
+        last,
         "copy " + name,
         copy.path("rows_copied").asLong(),
         copy.path("estimated_rows").asLong(),
         String.format(
             "rows, %,d rows/s%s",
             copy.path("rows_per_s").asLong(),
-            copy.hasNonNull("eta_s") ? ", ETA " + copy.get("eta_s").asLong() + " s" : ""));
+            copy.path("done").asBoolean(false)
+                ? ", done"
+                : copy.hasNonNull("eta_s") ? ", ETA " + copy.get("eta_s").asLong() + " s" : ""));
   }
 }

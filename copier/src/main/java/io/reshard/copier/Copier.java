@@ -98,6 +98,9 @@ public final class Copier {
   private volatile Map<String, ProgressCounter> progress;
   private volatile Instant started;
 
+  /** When every table was done: the rate is that of the copy, not one that falls after it. */
+  private volatile Instant finished;
+
   private Copier(Builder b) {
     this.spec = b.spec;
     this.config = b.config;
@@ -166,6 +169,7 @@ public final class Copier {
         tables.size(),
         config.tableParallelism());
     copyTables(tables, sqlMode);
+    finished = clock.instant();
     CopyProgress done = progress();
     LOG.info("workflow {} phase 5/5 copy done: {}", wf, done);
     return done;
@@ -209,7 +213,11 @@ public final class Copier {
       thisRun += c.rowsThisRun();
     }
     Instant from = started;
-    Duration elapsed = from == null ? Duration.ZERO : Duration.between(from, clock.instant());
+    Instant to = finished;
+    Duration elapsed =
+        from == null
+            ? Duration.ZERO
+            : Duration.between(from, to == null || to.isBefore(from) ? clock.instant() : to);
     return CopyProgress.of(spec.workflow(), tables, thisRun, elapsed);
   }
 

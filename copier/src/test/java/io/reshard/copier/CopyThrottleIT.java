@@ -82,16 +82,21 @@ class CopyThrottleIT {
         () -> asked.incrementAndGet() <= 2 ? Optional.of("test says pause") : Optional.empty();
     List<Duration> slept = new ArrayList<>();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    CopyProgress p =
+    Copier copier =
         Copier.builder(CopySpecs.split(fx, "throttled", VSCHEMA, "t"))
             .config(CopierConfig.builder().throttleRecheck(Duration.ofSeconds(7)).build())
             .coverage(StreamCoverage.staticSource())
             .throttle(CopyThrottle.anyOf(CopyThrottle.none(), twice))
             .sleeper(slept::add)
             .meterRegistry(registry)
-            .build()
-            .run();
+            .build();
+    CopyProgress p = copier.run();
     assertTrue(p.done());
+    Thread.sleep(300);
+    assertEquals(
+        p.rowsPerSecond(),
+        copier.progress().rowsPerSecond(),
+        "a finished copy's rate stays that of the copy");
     assertEquals(List.of(Duration.ofSeconds(7), Duration.ofSeconds(7)), slept);
     assertEquals(
         2.0, registry.find("reshard.copy.throttle.pauses").tags("table", "t").counter().count());
