@@ -59,6 +59,22 @@ class ReshardLauncherIT {
     assertTrue(r.out().contains("Usage: reshard"), r.out());
     assertTrue(r.out().contains("3  refused"), r.out());
     assertTrue(r.out().contains("cluster"), r.out());
+    // every verb's summary is a whole sentence, not a first line cut off
+    String commands =
+        r.out().substring(r.out().indexOf("Commands:"), r.out().indexOf("Exit codes:"));
+    java.util.List<String> verbs = new java.util.ArrayList<>();
+    for (String l : commands.lines().skip(1).toList()) {
+      if (l.startsWith("    ")) { // a wrapped summary goes on
+        verbs.set(verbs.size() - 1, verbs.get(verbs.size() - 1) + " " + l.strip());
+      } else {
+        verbs.add(l.strip());
+      }
+    }
+    assertTrue(verbs.size() >= 8, r.out());
+    for (String v : verbs) {
+      assertTrue(v.endsWith("."), "cut off: " + v);
+    }
+    assertTrue(r.out().contains("demo") && !r.out().contains("stops itself:"), r.out());
   }
 
   @Test

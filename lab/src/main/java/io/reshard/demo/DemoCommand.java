@@ -22,11 +22,14 @@ import picocli.CommandLine.Spec;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Run the five-server experiment end to end on a local cluster it starts and stops itself:",
-      "4 shards + 2 spares + Kafka; keyspace chat loaded with Zipf-distributed channels; routing",
-      "costs; credit transfers in multi and single mode; the online split of c0- into c0-e0 and e0-",
-      "while an application writes and reads; end-state checks with plain SQL; skew. Prints a",
-      "report and writes it as JSON. Exit 0 only if every correctness figure is what it must be."
+      "Split a shard under live traffic on a local cluster it starts and stops, and check it.",
+      "",
+      "The five-server experiment end to end: 4 shards + 2 spares + Kafka; keyspace chat loaded",
+      "with Zipf-distributed channels; routing costs; credit transfers in multi and single mode;",
+      "the online split of c0- into c0-e0 and e0- while an application writes and reads;",
+      "end-state checks with plain SQL; skew. Prints one line per check (expected, measured,",
+      "PASS/FAIL) and the lessons, writes the report as JSON (--out) and as HTML with charts",
+      "beside it (demo.html). Exit 0 only if every check passes."
     })
 public final class DemoCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
