@@ -350,7 +350,15 @@ public final class Demo {
     @SuppressWarnings("unchecked")
     Map<String, Map<String, Object>> routing =
         (Map<String, Map<String, Object>>) json.get("routing");
-    routing.forEach((k, v) -> out.printf("  %-22s %s%n", k, v));
+    routing.forEach(
+        (k, v) ->
+            out.printf(
+                "  %-22s %s shard queries each, p50 %s ms, p99 %s ms, %,d queries/s%n",
+                k,
+                v.get("shard_queries"),
+                v.get("p50_ms"),
+                v.get("p99_ms"),
+                ((Number) v.get("qps")).longValue()));
   }
 
   private void step(int n, String what) {

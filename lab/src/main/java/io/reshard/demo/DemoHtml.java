@@ -148,6 +148,9 @@ final class DemoHtml {
     StringBuilder s = svgStart("busiest shard's share by shard count");
     int n = skew.size();
     double slot = (W - LEFT - 10) / (double) n;
+    double top =
+        skew.stream().mapToDouble(r -> ((Number) r.get("busiest_share")).doubleValue()).max().orElse(1)
+            * 1.15;
     s.append(
         String.format(
             Locale.ROOT,
@@ -162,7 +165,7 @@ final class DemoHtml {
       double share = ((Number) row.get("busiest_share")).doubleValue();
       boolean bucketed = row.containsKey("busiest_channel_buckets");
       double x = LEFT + i * slot + slot * 0.2;
-      double h = share * (H - BOTTOM - 24);
+      double h = share / top * (H - BOTTOM - 24);
       double y = H - BOTTOM - h;
       s.append(
           String.format(
@@ -173,7 +176,7 @@ final class DemoHtml {
               slot * 0.6,
               h,
               bucketed ? "#6aa56a" : "#3b7dd8"));
-      double even = H - BOTTOM - (1.0 / shards) * (H - BOTTOM - 24);
+      double even = H - BOTTOM - (1.0 / shards) / top * (H - BOTTOM - 24);
       s.append(
           String.format(
               Locale.ROOT,
