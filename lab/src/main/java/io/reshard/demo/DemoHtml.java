@@ -149,7 +149,10 @@ final class DemoHtml {
     int n = skew.size();
     double slot = (W - LEFT - 10) / (double) n;
     double top =
-        skew.stream().mapToDouble(r -> ((Number) r.get("busiest_share")).doubleValue()).max().orElse(1)
+        skew.stream()
+                .mapToDouble(r -> ((Number) r.get("busiest_share")).doubleValue())
+                .max()
+                .orElse(1)
             * 1.15;
     s.append(
         String.format(

@@ -117,7 +117,7 @@ final class CreatePhase implements Phase {
     for (ShardServer source : spec.sources()) {
       String where = "source " + source.shard();
       try (Connection c = VSchemaCheck.connect(source)) {
-        vschema.server(c, where, true);
+        vschema.server(c, where, true, io.reshard.router.KeyRange.parse(source.shard()));
         for (String table : spec.tables()) {
           if (exists(c, table)) { // a missing one is the vschema check's reason
             TableSchemaReader.refusals(

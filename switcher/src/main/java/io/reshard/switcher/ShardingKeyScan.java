@@ -6,6 +6,8 @@ import io.reshard.core.schema.ColumnDef;
 import io.reshard.core.schema.ColumnKind;
 import io.reshard.core.schema.TableSchema;
 import io.reshard.core.value.ValueCodec;
+import io.reshard.router.KeyRange;
+import io.reshard.router.KeyspaceId;
 import io.reshard.router.UnmappableValueException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -17,11 +19,14 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * Finds a table's existing rows that cannot be placed (DESIGN 6): a NULL sharding key, or one its
- * primary vindex cannot map. Each row's key is read as the copier reads it (the column's exact
- * text, {@link ValueCodec#exactSelectExpression}, on a session with the pipeline's settings) and
- * placed by the same {@link ShardingKey}, so a row passes here exactly when the copy could place
- * it. The rows found are counted and a few of their primary keys shown.
+ * Finds a table's existing rows that cannot be placed (DESIGN 6): a NULL sharding key, one its
+ * primary vindex cannot map, or (given the shard's range) one whose keyspace id lies outside the
+ * shard that holds it: routers never read such a row there, and a reshard of the shard copies only
+ * the rows of its range, so it would stay behind on the retired server. Each row's key is read as
+ * the copier reads it (the column's exact text, {@link ValueCodec#exactSelectExpression}, on a
+ * session with the pipeline's settings) and placed by the same {@link ShardingKey}, so a row passes
+ * here exactly when the copy could place it. The rows found are counted and a few of their primary
+ * keys shown.
  *
  * <p>One pass over the table's primary key and sharding column, streamed (memory stays bounded
  * whatever the table's size); on a large table it takes as long as reading those columns does.
@@ -46,8 +51,18 @@ final class ShardingKeyScan {
    */
   static List<String> problems(Connection c, TableSchema table, ShardingKey key)
       throws SQLException {
+    return problems(c, table, key, null);
+  }
+
+  /**
+   * As {@link #problems(Connection, TableSchema, ShardingKey)}, and one reason for rows whose
+   * keyspace id is outside {@code range} (null: not checked), the shard the server holds.
+   */
+  static List<String> problems(Connection c, TableSchema table, ShardingKey key, KeyRange range)
+      throws SQLException {
     Found nulls = new Found();
     Found unmappable = new Found();
+    Found outside = new Found();
     List<ColumnDef> pk = table.keyColumns();
     int keyIndex = table.copyIndexOf(key.column());
     ColumnDef keyColumn = table.copyColumns().get(keyIndex);
@@ -59,7 +74,10 @@ final class ShardingKeyScan {
         while (rs.next()) {
           values[keyIndex] = rs.getBytes(pk.size() + 1);
           try {
-            key.keyspaceId(new Row(values));
+            KeyspaceId ksid = key.keyspaceId(new Row(values));
+            if (range != null && !range.contains(ksid)) {
+              outside.add(primaryKey(rs, pk) + " (keyspace id " + ksid + ")", null);
+            }
           } catch (UnmappableValueException e) {
             (values[keyIndex] == null ? nulls : unmappable).add(primaryKey(rs, pk), e);
           }
@@ -89,6 +107,17 @@ final class ShardingKeyScan {
               + ", e.g. "
               + unmappable.first.getMessage()
               + "; change those values, or the vindex, first");
+    }
+    if (outside.count > 0) {
+      problems.add(
+          where
+              + outside.rows()
+              + " a keyspace id outside this shard's range "
+              + range.name()
+              + outside.keys()
+              + ": routers read and write them elsewhere, and a reshard of this shard would leave"
+              + " them behind; move each to the shard that owns it (`reshard keyspace-id --vindex"
+              + " TYPE --shards=... VALUE` names it), or delete it, first");
     }
     return problems;
   }

@@ -6,6 +6,7 @@ import io.reshard.core.schema.TableRefusedException;
 import io.reshard.core.schema.TableSchema;
 import io.reshard.core.schema.TableSchemaReader;
 import io.reshard.router.ColumnVindex;
+import io.reshard.router.KeyRange;
 import io.reshard.router.LookupVindexSpec;
 import io.reshard.router.VSchema;
 import io.reshard.router.VSchemaTable;
@@ -74,6 +75,14 @@ final class VSchemaCheck {
    * @throws SQLException if the server cannot be read
    */
   void server(Connection c, String where, boolean scanRows) throws SQLException {
+    server(c, where, scanRows, null);
+  }
+
+  /**
+   * As {@link #server(Connection, String, boolean)}; with {@code scanRows}, every row must also lie
+   * in {@code range}, the shard the server holds (null: not checked).
+   */
+  void server(Connection c, String where, boolean scanRows, KeyRange range) throws SQLException {
     for (VSchemaTable t : vschema.tables().values()) {
       Optional<TableSchema> schema = TableSchemaReader.read(c, keyspace, t.name());
       if (schema.isEmpty()) {
@@ -87,7 +96,7 @@ final class VSchemaCheck {
         continue;
       }
       if (columnsExist(schema.get(), t, where) && t.primaryVindex().isPresent()) {
-        placement(c, schema.get(), where, scanRows);
+        placement(c, schema.get(), where, scanRows, range);
       }
     }
     for (VindexDefinition def : vschema.vindexes().values()) {
@@ -114,7 +123,7 @@ final class VSchemaCheck {
                   + " does not exist; create it (with its data) first",
               where);
         } else {
-          server(c, where, true);
+          server(c, where, true, KeyRange.parse(s.shard()));
         }
       }
     }
@@ -170,7 +179,8 @@ final class VSchemaCheck {
   }
 
   /** The primary vindex places rows of this table, its type fits, and (if asked) every row. */
-  private void placement(Connection c, TableSchema schema, String where, boolean scanRows)
+  private void placement(
+      Connection c, TableSchema schema, String where, boolean scanRows, KeyRange range)
       throws SQLException {
     ShardingKey key;
     try {
@@ -184,7 +194,7 @@ final class VSchemaCheck {
     if (misfit.isPresent()) {
       reasons.add(misfit.get(), where);
     } else if (scanRows) {
-      ShardingKeyScan.problems(c, schema, key).forEach(p -> reasons.add(p, where));
+      ShardingKeyScan.problems(c, schema, key, range).forEach(p -> reasons.add(p, where));
     }
   }
 

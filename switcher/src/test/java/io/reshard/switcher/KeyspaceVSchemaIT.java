@@ -75,7 +75,7 @@ class KeyspaceVSchemaIT {
     cluster.execute(
         cluster.shards().get(0),
         "INSERT INTO notes VALUES (1, NULL), (2, NULL), (3, NULL), (4, NULL), (5, NULL),"
-            + " (6, NULL), (7, NULL), (8, 42)");
+            + " (6, NULL), (7, NULL), (8, 32)"); // owner 32: on -40 by hash and by xxhash
   }
 
   @AfterAll
@@ -248,6 +248,28 @@ class KeyspaceVSchemaIT {
       assertTrue(m.contains(reason), reason + " in " + m);
     }
     assertNothingWritten(ks);
+  }
+
+  @Test
+  @Order(8)
+  void rowsOnAShardThatDoesNotOwnThemAreRefusedWithTheirKeys() throws Exception {
+    // channels 3 and 5 hash into 40-80, channel 1 into -40: two messages sit on the wrong shard
+    ClusterDescriptor.Server first = cluster.shards().get(0);
+    cluster.execute(
+        first, "INSERT INTO messages VALUES (101, 3, 'x'), (102, 5, 'y'), (103, 1, 'z')");
+    try {
+      String m = initRefused(ks, GOOD).getMessage();
+      assertTrue(
+          m.contains(
+              "table messages: 2 rows have a keyspace id outside this shard's range -40 (primary"
+                  + " key id=101 (keyspace id 4eb190c9a2fa169c), id=102"),
+          m);
+      assertTrue(m.contains("reshard keyspace-id"), "it says how to find the owner: " + m);
+      assertFalse(m.contains("id=103"), m);
+      assertNothingWritten(ks);
+    } finally {
+      cluster.execute(first, "DELETE FROM messages WHERE id IN (101, 102, 103)");
+    }
   }
 
   @Test
