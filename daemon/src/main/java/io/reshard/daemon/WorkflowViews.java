@@ -106,7 +106,10 @@ final class WorkflowViews {
     return m;
   }
 
-  /** A copy's progress: {@code rows_copied, estimated_rows, rows_per_s, eta_s, done, tables}. */
+  /**
+   * A copy's progress: {@code rows_copied, estimated_rows, rows_per_s, eta_s, done, tables}, each
+   * table with {@code rows_per_s} and {@code eta_s} while it is not done.
+   */
   static Map<String, Object> copy(CopyProgress p) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("rows_copied", p.rowsCopied());
@@ -121,6 +124,9 @@ final class WorkflowViews {
       one.put("state", t.state().name());
       one.put("rows_copied", t.rowsCopied());
       one.put("estimated_rows", t.estimatedRows());
+      boolean done = t.state() == CopyProgress.TableState.DONE;
+      one.put("rows_per_s", done ? null : Math.round(t.rowsPerSecond()));
+      one.put("eta_s", done ? null : t.eta().map(Duration::toSeconds).orElse(null));
       tables.add(one);
     }
     m.put("tables", tables);
