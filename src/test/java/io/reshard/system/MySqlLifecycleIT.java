@@ -100,7 +100,7 @@ class MySqlLifecycleIT {
       insert(source, id, id * 7L);
     }
     edgeRows();
-    ops.startDaemon();
+    ops.startDaemon("keyspace.stream.enabled=false"); // the stream is KeyspaceStreamIT's
     Run init =
         ops.cli(
             "keyspace", "init", "--keyspace", ks, "--vschema", vschema.toString(), "--shards=-");

@@ -112,7 +112,7 @@ class SequenceWorkflowIT {
                     + ".accounts_seq\"}}}}"),
             "--shards=" + String.join(",", SHARDS));
     assertEquals(0, init.exit(), init.err());
-    ops.startDaemon();
+    ops.startDaemon("keyspace.stream.enabled=false"); // the stream is KeyspaceStreamIT's
 
     Map<Long, Integer> acked = new ConcurrentHashMap<>();
     AtomicInteger errors = new AtomicInteger();

@@ -563,6 +563,10 @@ class WorkflowCliIT {
             "topic.prefix=" + cluster.topicPrefix(),
             "--set",
             "workflows.topic=" + cluster.topicPrefix() + ".workflows",
+            "--set",
+            // the keyspace stream has its own test (KeyspaceStreamIT); its captures of every shard
+            // would only slow this one down
+            "keyspace.stream.enabled=false",
             "--background");
     // a daemon armed with a failpoint may die while taking up a workflow, even before it answers
     if (env.isEmpty()) {
