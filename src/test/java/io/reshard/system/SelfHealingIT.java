@@ -182,6 +182,18 @@ class SelfHealingIT {
           WAIT,
           p -> p.text("#health").equals("degraded") && p.count("#errors li.err") > 0);
       page.screenshot("3-broker-down");
+      // capture cannot commit either: within 30 s its service says so, not RUNNING
+      JsonNode stuck =
+          awaitHealth(
+              h -> {
+                for (JsonNode svc : h.path("services")) {
+                  if (svc.path("name").asText().equals("capture/" + ks + "/c0-")) {
+                    return svc.path("state").asText().equals("RETRYING");
+                  }
+                }
+                return false;
+              });
+      assertTrue(stuck.toString().contains("no commit to Kafka for"), stuck.toString());
       LocalCluster.up(spec(), line -> System.err.println("[restart] " + line));
     }
     awaitState("heal-broker", "RUNNING");

@@ -65,6 +65,10 @@ public final class CaptureService implements DaemonService {
   private volatile CdcException failure;
   private volatile CaptureSkip skip;
   private volatile CaptureEngine engine;
+
+  /** When the engine last started a session or committed, {@link System#nanoTime()}; 0: never. */
+  private volatile long lastProgress;
+
   private Thread supervisor;
 
   /**
@@ -227,16 +231,55 @@ public final class CaptureService implements DaemonService {
 
   @Override
   public ServiceState state() {
-    return state;
+    return stall().isPresent() ? ServiceState.RETRYING : state;
   }
 
   @Override
   public String detail() {
+    Optional<String> stalled = stall();
+    if (stalled.isPresent()) {
+      return stalled.get();
+    }
     CaptureEngine e = engine;
     if (detail == null && e != null) {
       return e.committedPosition().map(p -> "committed " + p).orElse(null);
     }
     return detail;
+  }
+
+  /**
+   * Why a capture that says it runs is in fact stuck: it commits at least every heartbeat, even on
+   * an idle source, so no commit for {@link #stalledAfter} means it cannot publish (the broker is
+   * away, and the producer waits on it) or cannot read. Empty otherwise.
+   */
+  private Optional<String> stall() {
+    long since = lastProgress;
+    if (state != ServiceState.RUNNING || since == 0) {
+      return Optional.empty();
+    }
+    return stalled(System.nanoTime() - since, config.heartbeatInterval());
+  }
+
+  /** At least 30 s, and at least six heartbeats, without a commit. */
+  static Duration stalledAfter(Duration heartbeat) {
+    Duration six = heartbeat.multipliedBy(6);
+    return six.compareTo(Duration.ofSeconds(30)) > 0 ? six : Duration.ofSeconds(30);
+  }
+
+  /**
+   * The detail of a capture that has not committed for {@code idleNanos}, if it counts as stuck.
+   */
+  static Optional<String> stalled(long idleNanos, Duration heartbeat) {
+    if (idleNanos < stalledAfter(heartbeat).toNanos()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "no commit to Kafka for "
+            + Duration.ofNanos(idleNanos).toSeconds()
+            + " s, though it commits at least every "
+            + heartbeat.toMillis()
+            + " ms: the broker (or the source) is not answering, or one very large transaction is"
+            + " being published; it goes on by itself once they answer");
   }
 
   private void supervise() {
@@ -329,6 +372,7 @@ public final class CaptureService implements DaemonService {
     @Override
     public void onSessionStarted(CapturePosition from, boolean stored) {
       metrics.onSessionStarted(from, stored);
+      lastProgress = System.nanoTime();
       running();
     }
 
@@ -340,6 +384,7 @@ public final class CaptureService implements DaemonService {
     @Override
     public void afterCommit(CapturePosition position, int rows) {
       metrics.afterCommit(position, rows);
+      lastProgress = System.nanoTime();
       running();
     }
 

@@ -127,4 +127,15 @@ class CaptureServiceTest {
         CaptureService.transientAtRoot(
             new PositionLostException("1-1-5", "Could not find GTID state", null)));
   }
+
+  @Test
+  void aRunningCaptureThatHasNotCommittedForSixHeartbeatsOrThirtySecondsCountsAsStuck() {
+    Duration heartbeat = Duration.ofSeconds(5);
+    assertEquals(Duration.ofSeconds(30), CaptureService.stalledAfter(heartbeat));
+    assertEquals(Duration.ofSeconds(60), CaptureService.stalledAfter(Duration.ofSeconds(10)));
+    assertTrue(CaptureService.stalled(Duration.ofSeconds(29).toNanos(), heartbeat).isEmpty());
+    String why = CaptureService.stalled(Duration.ofSeconds(31).toNanos(), heartbeat).orElseThrow();
+    assertTrue(why.startsWith("no commit to Kafka for 31 s"), why);
+    assertTrue(why.contains("the broker (or the source) is not answering"), why);
+  }
 }
