@@ -522,19 +522,7 @@ class KeyspaceStreamIT {
     }
 
     String lag() {
-      List<Long> sorted = new ArrayList<>(lags);
-      java.util.Collections.sort(sorted);
-      if (sorted.isEmpty()) {
-        return "no probe arrived";
-      }
-      return sorted.size()
-          + " probes, p50 "
-          + sorted.get(sorted.size() / 2)
-          + " ms, p99 "
-          + sorted.get(sorted.size() * 99 / 100)
-          + " ms, max "
-          + sorted.get(sorted.size() - 1)
-          + " ms";
+      return lags.isEmpty() ? "no probe arrived" : lags.size() + " probes, " + percentiles(lags);
     }
 
     @Override
@@ -816,18 +804,7 @@ class KeyspaceStreamIT {
 
     /** How long after its commit each record entered the keyspace topic: p50, p99, max (ms). */
     String lag() {
-      List<Long> sorted = new ArrayList<>(lags);
-      java.util.Collections.sort(sorted);
-      if (sorted.isEmpty()) {
-        return "none";
-      }
-      return "p50 "
-          + sorted.get(sorted.size() / 2)
-          + " ms, p99 "
-          + sorted.get(sorted.size() * 99 / 100)
-          + " ms, max "
-          + sorted.get(sorted.size() - 1)
-          + " ms";
+      return lags.isEmpty() ? "none" : percentiles(lags);
     }
 
     @Override
@@ -835,5 +812,18 @@ class KeyspaceStreamIT {
       stop.set(true);
       thread.join(10_000);
     }
+  }
+
+  /** {@code p50 N ms, p99 N ms, max N ms} of lags in ms; not empty. */
+  private static String percentiles(java.util.Collection<Long> lags) {
+    List<Long> sorted = new ArrayList<>(lags);
+    java.util.Collections.sort(sorted);
+    return "p50 "
+        + sorted.get(sorted.size() / 2)
+        + " ms, p99 "
+        + sorted.get(sorted.size() * 99 / 100)
+        + " ms, max "
+        + sorted.get(sorted.size() - 1)
+        + " ms";
   }
 }

@@ -141,12 +141,16 @@ public record Workflow(
     if (!state.canMoveTo(to)) {
       throw new IllegalTransitionException(name, state, to);
     }
-    return copy(to, journalPosition, lastDiffClean, lastError, now, reverseStart, reversePosition);
+    Change c = change(now);
+    c.state = to;
+    return c.build();
   }
 
   /** This workflow with the journal's frozen position G recorded. */
   public Workflow withJournal(String g, Instant now) {
-    return copy(state, g, lastDiffClean, lastError, now, reverseStart, reversePosition);
+    Change c = change(now);
+    c.journalPosition = g;
+    return c.build();
   }
 
   /**
@@ -154,15 +158,12 @@ public record Workflow(
    * #captureGap}: the targets then hold what the source holds.
    */
   public Workflow withDiff(boolean clean, Instant now) {
-    return copy(
-        state,
-        journalPosition,
-        clean,
-        lastError,
-        now,
-        reverseStart,
-        reversePosition,
-        clean ? null : captureGap);
+    Change c = change(now);
+    c.lastDiffClean = clean;
+    if (clean) {
+      c.captureGap = null;
+    }
+    return c.build();
   }
 
   /**
@@ -170,40 +171,31 @@ public record Workflow(
    * its last diff no longer counting: a diff must find and repair what they missed.
    */
   public Workflow withCaptureGap(String gap, Instant now) {
-    return copy(state, journalPosition, null, lastError, now, reverseStart, reversePosition, gap);
+    Change c = change(now);
+    c.lastDiffClean = null;
+    c.captureGap = gap;
+    return c.build();
   }
 
   /** This workflow with no diff recorded: the data moved since the last one. */
   public Workflow withoutDiff(Instant now) {
-    return copy(state, journalPosition, null, lastError, now, reverseStart, reversePosition);
+    Change c = change(now);
+    c.lastDiffClean = null;
+    return c.build();
   }
 
   /** This workflow with an error recorded, or cleared with null. */
   public Workflow withError(String error, Instant now) {
-    return copy(state, journalPosition, lastDiffClean, error, now, reverseStart, reversePosition);
+    Change c = change(now);
+    c.lastError = error;
+    return c.build();
   }
 
   /** This workflow with the servers of its shards recorded. */
   public Workflow withServers(Map<String, String> shardServers, Instant now) {
-    return new Workflow(
-        name,
-        keyspace,
-        sources,
-        targets,
-        state,
-        p0,
-        journalPosition,
-        lastDiffClean,
-        lastError,
-        now,
-        shardServers,
-        generation,
-        forwardStart,
-        reverseStart,
-        reversePosition,
-        captureGap,
-        schemaObjects,
-        handOvers);
+    Change c = change(now);
+    c.servers = shardServers;
+    return c.build();
   }
 
   /**
@@ -211,53 +203,27 @@ public record Workflow(
    * the reverse positions are cleared (they belong to the previous switch).
    */
   public Workflow withForward(int newGeneration, Map<String, String> start, Instant now) {
-    return new Workflow(
-        name,
-        keyspace,
-        sources,
-        targets,
-        state,
-        p0,
-        null,
-        lastDiffClean,
-        lastError,
-        now,
-        servers,
-        newGeneration,
-        start,
-        null,
-        null,
-        captureGap,
-        schemaObjects,
-        handOvers);
+    Change c = change(now);
+    c.generation = newGeneration;
+    c.forwardStart = start;
+    c.journalPosition = null;
+    c.reverseStart = null;
+    c.reversePosition = null;
+    return c.build();
   }
 
   /** This workflow with what create found and carried of the keyspace's other objects. */
   public Workflow withSchemaObjects(SchemaObjects objects, Instant now) {
-    return new Workflow(
-        name,
-        keyspace,
-        sources,
-        targets,
-        state,
-        p0,
-        journalPosition,
-        lastDiffClean,
-        lastError,
-        now,
-        servers,
-        generation,
-        forwardStart,
-        reverseStart,
-        reversePosition,
-        captureGap,
-        objects,
-        handOvers);
+    Change c = change(now);
+    c.schemaObjects = objects;
+    return c.build();
   }
 
   /** This workflow with the reverse streams' start positions recorded. */
   public Workflow withReverseStart(Map<String, String> start, Instant now) {
-    return copy(state, journalPosition, lastDiffClean, lastError, now, start, reversePosition);
+    Change c = change(now);
+    c.reverseStart = start;
+    return c.build();
   }
 
   /**
@@ -265,9 +231,10 @@ public record Workflow(
    * a write switch, or a whole reverse traffic).
    */
   public Workflow withHandOver(HandOver handOver) {
-    List<HandOver> all = new ArrayList<>(handOvers);
-    all.add(handOver);
-    return withHandOvers(all);
+    Change c = change(updatedAt);
+    c.handOvers = new ArrayList<>(handOvers);
+    c.handOvers.add(handOver);
+    return c.build();
   }
 
   /**
@@ -278,76 +245,83 @@ public record Workflow(
     if (handOvers.isEmpty() || handOvers.get(handOvers.size() - 1).taken()) {
       return this;
     }
-    List<HandOver> all = new ArrayList<>(handOvers);
-    all.set(all.size() - 1, all.get(all.size() - 1).takenBy(positions));
-    return withHandOvers(all);
-  }
-
-  private Workflow withHandOvers(List<HandOver> all) {
-    return new Workflow(
-        name,
-        keyspace,
-        sources,
-        targets,
-        state,
-        p0,
-        journalPosition,
-        lastDiffClean,
-        lastError,
-        updatedAt,
-        servers,
-        generation,
-        forwardStart,
-        reverseStart,
-        reversePosition,
-        captureGap,
-        schemaObjects,
-        all);
+    Change c = change(updatedAt);
+    c.handOvers = new ArrayList<>(handOvers);
+    c.handOvers.set(c.handOvers.size() - 1, handOvers.get(handOvers.size() - 1).takenBy(positions));
+    return c.build();
   }
 
   /** This workflow with the position at which reverse traffic froze the reverse streams. */
   public Workflow withReversePosition(String position, Instant now) {
-    return copy(state, journalPosition, lastDiffClean, lastError, now, reverseStart, position);
+    Change c = change(now);
+    c.reversePosition = position;
+    return c.build();
   }
 
-  private Workflow copy(
-      WorkflowState s,
-      String journal,
-      Boolean diffClean,
-      String error,
-      Instant now,
-      Map<String, String> revStart,
-      String revPosition) {
-    return copy(s, journal, diffClean, error, now, revStart, revPosition, captureGap);
+  /** A copy of this record to change, updated at {@code now}. */
+  private Change change(Instant now) {
+    Change c = new Change(this);
+    c.updatedAt = now;
+    return c;
   }
 
-  private Workflow copy(
-      WorkflowState s,
-      String journal,
-      Boolean diffClean,
-      String error,
-      Instant now,
-      Map<String, String> revStart,
-      String revPosition,
-      String gap) {
-    return new Workflow(
-        name,
-        keyspace,
-        sources,
-        targets,
-        s,
-        p0,
-        journal,
-        diffClean,
-        error,
-        now,
-        servers,
-        generation,
-        forwardStart,
-        revStart,
-        revPosition,
-        gap,
-        schemaObjects,
-        handOvers);
+  /**
+   * The fields a change may set, copied from a record; the identity (name, keyspace, sources,
+   * targets, P0) is never changed.
+   */
+  private static final class Change {
+    private final Workflow from;
+    WorkflowState state;
+    String journalPosition;
+    Boolean lastDiffClean;
+    String lastError;
+    Instant updatedAt;
+    Map<String, String> servers;
+    int generation;
+    Map<String, String> forwardStart;
+    Map<String, String> reverseStart;
+    String reversePosition;
+    String captureGap;
+    SchemaObjects schemaObjects;
+    List<HandOver> handOvers;
+
+    Change(Workflow w) {
+      from = w;
+      state = w.state;
+      journalPosition = w.journalPosition;
+      lastDiffClean = w.lastDiffClean;
+      lastError = w.lastError;
+      updatedAt = w.updatedAt;
+      servers = w.servers;
+      generation = w.generation;
+      forwardStart = w.forwardStart;
+      reverseStart = w.reverseStart;
+      reversePosition = w.reversePosition;
+      captureGap = w.captureGap;
+      schemaObjects = w.schemaObjects;
+      handOvers = w.handOvers;
+    }
+
+    Workflow build() {
+      return new Workflow(
+          from.name,
+          from.keyspace,
+          from.sources,
+          from.targets,
+          state,
+          from.p0,
+          journalPosition,
+          lastDiffClean,
+          lastError,
+          updatedAt,
+          servers,
+          generation,
+          forwardStart,
+          reverseStart,
+          reversePosition,
+          captureGap,
+          schemaObjects,
+          handOvers);
+    }
   }
 }
