@@ -132,26 +132,45 @@ public final class KafkaWorkflowStore implements WorkflowStore, AutoCloseable {
       TopicPartition tp = new TopicPartition(topic, 0);
       c.assign(List.of(tp));
       c.seekToBeginning(List.of(tp));
-      long end = c.endOffsets(List.of(tp), TIMEOUT).get(tp);
-      long deadline = System.nanoTime() + TIMEOUT.toNanos();
-      while (c.position(tp, TIMEOUT) < end) {
-        if (System.nanoTime() > deadline) {
-          throw new io.reshard.router.RetriableReshardException(
-              "reading the workflow topic " + topic + " timed out; is the broker up?");
-        }
-        for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-          if (r.value() == null) {
-            newest.remove(r.key());
-          } else {
-            newest.put(r.key(), JSON.readValue(r.value(), Workflow.class));
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new ReshardException(
-          "a record in the workflow topic " + topic + " is not a workflow: " + e.getMessage(), e);
+      readOn(c, tp, topic, newest);
     }
     return newest;
+  }
+
+  /**
+   * Reads the workflow topic {@code topic} with {@code c} (assigned to its partition {@code tp})
+   * from where it is to the topic's end, into {@code newest}: later records of a name replace
+   * earlier ones, a tombstone removes the name.
+   *
+   * @throws io.reshard.router.RetriableReshardException if the end is not reached within 30 s
+   * @throws ReshardException if a record is not a workflow
+   */
+  static void readOn(
+      KafkaConsumer<String, byte[]> c,
+      TopicPartition tp,
+      String topic,
+      Map<String, Workflow> newest) {
+    long end = c.endOffsets(List.of(tp), TIMEOUT).get(tp);
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (c.position(tp, TIMEOUT) < end) {
+      if (System.nanoTime() > deadline) {
+        throw new io.reshard.router.RetriableReshardException(
+            "reading the workflow topic " + topic + " timed out; is the broker up?");
+      }
+      for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+        if (r.value() == null) {
+          newest.remove(r.key());
+          continue;
+        }
+        try {
+          newest.put(r.key(), JSON.readValue(r.value(), Workflow.class));
+        } catch (IOException e) {
+          throw new ReshardException(
+              "a record in the workflow topic " + topic + " is not a workflow: " + e.getMessage(),
+              e);
+        }
+      }
+    }
   }
 
   @Override

@@ -2,8 +2,6 @@ package io.reshard.switcher;
 
 import io.reshard.cdc.HandOver;
 import io.reshard.cdc.HandOverLog;
-import io.reshard.router.RetriableReshardException;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,7 +10,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -70,27 +67,7 @@ public final class WorkflowHandOvers implements HandOverLog, AutoCloseable {
   }
 
   private void readToEnd() {
-    long end = consumer.endOffsets(List.of(partition), TIMEOUT).get(partition);
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (consumer.position(partition, TIMEOUT) < end) {
-      if (System.nanoTime() > deadline) {
-        throw new RetriableReshardException(
-            "reading the workflow topic " + topic + " timed out; is the broker up?");
-      }
-      for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-        if (r.value() == null) {
-          newest.remove(r.key());
-          continue;
-        }
-        try {
-          newest.put(r.key(), KafkaWorkflowStore.JSON.readValue(r.value(), Workflow.class));
-        } catch (IOException e) {
-          throw new IllegalStateException(
-              "a record in the workflow topic " + topic + " is not a workflow: " + e.getMessage(),
-              e);
-        }
-      }
-    }
+    KafkaWorkflowStore.readOn(consumer, partition, topic, newest);
   }
 
   @Override
