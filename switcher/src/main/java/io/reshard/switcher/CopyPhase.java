@@ -92,8 +92,7 @@ final class CopyPhase implements Phase {
   /** What is copied from {@code source}: its rows, into the targets whose ranges overlap it. */
   private CopySpec copySpec(Workflow w, ShardServer source) {
     List<TargetShard> targets =
-        spec.targets().stream()
-            .filter(t -> t.range().intersects(source.range()))
+        spec.targetsOverlapping(source).stream()
             .map(t -> new TargetShard(t.range(), t.endpoint()))
             .toList();
     return new CopySpec(

@@ -112,10 +112,7 @@ final class DiffPhase implements Phase {
   private Differ differ(ShardServer source) {
     List<TargetShard> targets = new ArrayList<>();
     List<StreamControl> controls = new ArrayList<>();
-    for (ShardServer t : spec.targets()) {
-      if (!t.range().intersects(source.range())) {
-        continue;
-      }
+    for (ShardServer t : spec.targetsOverlapping(source)) {
       targets.add(new TargetShard(t.range(), t.endpoint()));
       controls.add(
           StreamSeams.control(

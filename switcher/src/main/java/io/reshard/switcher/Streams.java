@@ -108,8 +108,7 @@ final class Streams implements AutoCloseable {
    * targets that overlap it): a pair whose ranges do not meet has no row in common.
    */
   List<ShardServer> readBy(ShardServer into, boolean forwardDirection) {
-    List<ShardServer> from = forwardDirection ? spec.sources() : spec.targets();
-    return from.stream().filter(f -> f.range().intersects(into.range())).toList();
+    return forwardDirection ? spec.sourcesOverlapping(into) : spec.targetsOverlapping(into);
   }
 
   /** The server of the shard an applier of {@code appliers} writes into. */

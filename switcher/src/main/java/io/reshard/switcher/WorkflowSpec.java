@@ -166,4 +166,18 @@ public record WorkflowSpec(
         .map(io.reshard.router.VSchemaTable::name)
         .toList();
   }
+
+  /** The targets whose ranges meet {@code source}'s: those it copies, streams and diffs into. */
+  public List<ShardServer> targetsOverlapping(ShardServer source) {
+    return overlapping(targets, source);
+  }
+
+  /** The sources whose ranges meet {@code target}'s: those it receives rows from. */
+  public List<ShardServer> sourcesOverlapping(ShardServer target) {
+    return overlapping(sources, target);
+  }
+
+  private static List<ShardServer> overlapping(List<ShardServer> shards, ShardServer of) {
+    return shards.stream().filter(s -> s.range().intersects(of.range())).toList();
+  }
 }
