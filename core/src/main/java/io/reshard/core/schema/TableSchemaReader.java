@@ -132,20 +132,42 @@ public final class TableSchemaReader {
         .isPresent();
   }
 
+  /** Below this many estimated rows, {@link #estimatedRows} counts them instead. */
+  static final long COUNT_BELOW = 1_000_000;
+
+  /** How long {@link #estimatedRows} lets a count run before it keeps the server's estimate. */
+  static final int COUNT_SECONDS = 2;
+
   /**
-   * The server's estimate of the table's rows ({@code information_schema.TABLES.TABLE_ROWS},
-   * approximate for InnoDB); 0 if the table does not exist.
+   * The table's rows: counted when the server estimates fewer than {@link #COUNT_BELOW} and the
+   * count ends within {@link #COUNT_SECONDS} s, else the server's estimate ({@code
+   * information_schema.TABLES.TABLE_ROWS}, approximate for InnoDB, and far off right after a bulk
+   * load: 2,127 for 49,000 rows was seen); 0 if the table does not exist.
    */
   public static long estimatedRows(Connection c, String database, String table)
       throws SQLException {
-    return firstValue(
-            c,
-            "SELECT COALESCE(TABLE_ROWS, 0) FROM information_schema.TABLES"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
-            database,
-            table)
-        .map(rows -> Math.max(0, Long.parseLong(rows)))
-        .orElse(0L);
+    long estimate =
+        firstValue(
+                c,
+                "SELECT COALESCE(TABLE_ROWS, 0) FROM information_schema.TABLES"
+                    + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+                database,
+                table)
+            .map(rows -> Math.max(0, Long.parseLong(rows)))
+            .orElse(-1L);
+    if (estimate < 0 || estimate >= COUNT_BELOW) {
+      return Math.max(0, estimate);
+    }
+    try (java.sql.Statement st = c.createStatement()) {
+      st.setQueryTimeout(COUNT_SECONDS);
+      try (ResultSet rs =
+          st.executeQuery(
+              "SELECT COUNT(*) FROM " + ColumnDef.quote(database) + "." + ColumnDef.quote(table))) {
+        return rs.next() ? rs.getLong(1) : estimate;
+      }
+    } catch (java.sql.SQLTimeoutException slow) {
+      return estimate; // a table too large to count quickly: the estimate will do
+    }
   }
 
   /** The table's engine; empty if it is not a base table on the server ("" if it has none). */
