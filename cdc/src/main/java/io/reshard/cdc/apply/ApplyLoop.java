@@ -124,13 +124,26 @@ public final class ApplyLoop implements Runnable {
           if (endsThisApplier(e, failures)) {
             throw e; // a new applier, on a new connection, goes on from the stored position
           }
-          LOG.warn(
-              "apply {} -> {}: {} (attempt {} of {})",
-              config.workflow(),
-              config.target(),
-              e.getMessage(),
-              failures,
-              MAX_CONSECUTIVE_FAILURES);
+          if (lockConflict(e) && failures < MAX_CONSECUTIVE_FAILURES - 1) {
+            // the copy writes the same target rows meanwhile: one of the two is sent back, the
+            // batch goes again in a moment, and nothing is lost
+            LOG.info(
+                "apply {} -> {}: a lock conflict with another writer of the target (the copy),"
+                    + " retried: {} (attempt {} of {})",
+                config.workflow(),
+                config.target(),
+                e.getMessage(),
+                failures,
+                MAX_CONSECUTIVE_FAILURES);
+          } else {
+            LOG.warn(
+                "apply {} -> {}: {} (attempt {} of {})",
+                config.workflow(),
+                config.target(),
+                e.getMessage(),
+                failures,
+                MAX_CONSECUTIVE_FAILURES);
+          }
           if (failures >= MAX_CONSECUTIVE_FAILURES) {
             fail(
                 c,
@@ -765,5 +778,12 @@ public final class ApplyLoop implements Runnable {
 
   static List<String> names(Map<String, ?> m) {
     return new ArrayList<>(m.keySet());
+  }
+
+  /**
+   * A deadlock (1213) or lock wait timeout (1205): the target's rows were held by another writer.
+   */
+  static boolean lockConflict(SQLException e) {
+    return e.getErrorCode() == 1213 || e.getErrorCode() == 1205;
   }
 }

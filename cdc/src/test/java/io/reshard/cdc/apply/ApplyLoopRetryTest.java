@@ -85,4 +85,12 @@ class ApplyLoopRetryTest {
     SQLException tooLong = new SQLException("Data too long for column 'body'", "22001", 1406);
     assertFalse(ApplyLoop.endsThisApplier(tooLong, 5));
   }
+
+  @Test
+  void onlyDeadlocksAndLockWaitsCountAsLockConflictsWithTheCopy() {
+    assertTrue(ApplyLoop.lockConflict(new SQLException("deadlock", "40001", 1213)));
+    assertTrue(ApplyLoop.lockConflict(new SQLException("lock wait", "HY000", 1205)));
+    assertFalse(ApplyLoop.lockConflict(new SQLException("gone", "08S01", 0)));
+    assertFalse(ApplyLoop.lockConflict(new SQLException("too long", "22001", 1406)));
+  }
 }
