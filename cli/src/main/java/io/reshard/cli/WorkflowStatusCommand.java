@@ -128,6 +128,16 @@ final class WorkflowStatusCommand implements Callable<Integer> {
     if (w.hasNonNull("way_on")) {
       out.println("  way on:         " + w.get("way_on").asText());
     }
+    for (JsonNode c : w.path("captures")) {
+      if (!"RUNNING".equals(c.path("state").asText())) {
+        out.println(
+            "  capture "
+                + c.path("shard").asText()
+                + ":  "
+                + c.path("state").asText()
+                + (c.hasNonNull("detail") ? ", " + c.get("detail").asText() : ""));
+      }
+    }
     printSchemaObjects(out, w);
   }
 

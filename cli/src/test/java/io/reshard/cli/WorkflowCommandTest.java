@@ -62,6 +62,28 @@ class WorkflowCommandTest {
   }
 
   @Test
+  void aCaptureThatIsNotRunningIsShownWithWhy() throws Exception {
+    StringWriter text = new StringWriter();
+    WorkflowStatusCommand.printStatus(
+        new PrintWriter(text, true),
+        JSON.readTree(
+            "{\"name\":\"split1\",\"keyspace\":\"chat\",\"state\":\"COPYING\","
+                + "\"sources\":[\"c0-\"],\"targets\":[\"c0-e0\",\"e0-\"],\"hosted\":true,"
+                + "\"captures\":[{\"shard\":\"c0-\",\"state\":\"RETRYING\","
+                + "\"detail\":\"cannot reach the source\"}]}"));
+    String out = text.toString();
+    assertTrue(out.contains("  capture c0-:  RETRYING, cannot reach the source"), out);
+    StringWriter quiet = new StringWriter();
+    WorkflowStatusCommand.printStatus(
+        new PrintWriter(quiet, true),
+        JSON.readTree(
+            "{\"name\":\"split1\",\"keyspace\":\"chat\",\"state\":\"COPYING\","
+                + "\"sources\":[\"c0-\"],\"targets\":[\"c0-e0\",\"e0-\"],\"hosted\":true,"
+                + "\"captures\":[{\"shard\":\"c0-\",\"state\":\"RUNNING\"}]}"));
+    assertTrue(!quiet.toString().contains("capture c0-"), "a running capture is not news");
+  }
+
+  @Test
   void aStoppedStreamMakesTheLagUnknownNotZero() throws Exception {
     StringWriter text = new StringWriter();
     WorkflowStatusCommand.printStatus(

@@ -15,7 +15,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -62,6 +64,32 @@ final class CaptureStops {
 
   CaptureStops(Lookup captures) {
     this.captures = captures;
+  }
+
+  /**
+   * The captures {@code w}'s streams read now (its sources' before the write switch, its targets'
+   * after it), each {@code {shard, state, detail}}, for {@code workflow status}: a capture that
+   * retries (its server or the broker away) holds the streams back as surely as one that stopped.
+   */
+  List<Map<String, Object>> captures(Workflow w) {
+    List<String> shards =
+        READS_SOURCES.contains(w.state())
+            ? w.sources()
+            : READS_TARGETS.contains(w.state()) ? w.targets() : List.of();
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (String shard : shards) {
+      captures
+          .find(w.keyspace(), shard)
+          .ifPresent(
+              c -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("shard", shard);
+                m.put("state", c.state().name());
+                m.put("detail", c.detail());
+                out.add(m);
+              });
+    }
+    return out;
   }
 
   /**

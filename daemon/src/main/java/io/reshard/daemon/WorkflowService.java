@@ -599,6 +599,7 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
     Map<String, Object> m =
         WorkflowViews.hosted(stored, h.runner.status(), h.copyError(), h.copyHeals());
     captureStops.wayOn(stored).ifPresent(way -> m.put("way_on", way));
+    m.put("captures", captureStops.captures(stored));
     return m;
   }
 }

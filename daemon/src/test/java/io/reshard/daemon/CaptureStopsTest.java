@@ -114,4 +114,61 @@ class CaptureStopsTest {
     assertEquals(ServiceState.FAILED, s.state(), "nothing was started");
     s.stop();
   }
+
+  @Test
+  void theCapturesAWorkflowReadsAreItsSourcesBeforeTheWriteSwitchAndItsTargetsAfter()
+      throws Exception {
+    DaemonConfig c =
+        DaemonConfig.builder()
+            .set("kafka.bootstrap.servers", "127.0.0.1:1")
+            .set("shards.0.keyspace", "ks")
+            .set("shards.0.shard", "c0-")
+            .set("shards.0.host", "127.0.0.1")
+            .set("shards.0.user", "u")
+            .set("shards.0.server.id", "7")
+            .validate();
+    SourceShard shard = c.shards().get(0);
+    CaptureService failed =
+        new CaptureService(
+            shard,
+            c.captureConfig(shard),
+            (cfg, listener) -> {
+              throw new IllegalStateException("cannot start");
+            },
+            new CaptureMetrics(new SimpleMeterRegistry(), shard, Clock.systemUTC()),
+            Duration.ofMillis(100),
+            Duration.ofMillis(400),
+            Duration.ofSeconds(10),
+            (d, stop) -> {});
+    failed.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (failed.state() != ServiceState.FAILED && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    CaptureStops stops =
+        new CaptureStops((keyspace, s) -> s.equals("c0-") ? Optional.of(failed) : Optional.empty());
+    Workflow copying =
+        Workflow.create(
+                "split1", "ks", List.of("c0-"), List.of("c0-e0", "e0-"), "1-1-1", Instant.EPOCH)
+            .transition(WorkflowState.COPYING, Instant.EPOCH);
+    List<java.util.Map<String, Object>> seen = stops.captures(copying);
+    assertEquals(1, seen.size(), seen.toString());
+    assertEquals("c0-", seen.get(0).get("shard"));
+    assertEquals("FAILED", seen.get(0).get("state"));
+    assertTrue(String.valueOf(seen.get(0).get("detail")).contains("cannot start"), seen.toString());
+    Workflow switched =
+        new Workflow(
+            "split1",
+            "ks",
+            List.of("c0-"),
+            List.of("c0-e0", "e0-"),
+            WorkflowState.WRITES_SWITCHED,
+            "1-1-1",
+            "1-1-9",
+            true,
+            null,
+            Instant.EPOCH);
+    assertEquals(List.of(), stops.captures(switched), "the targets' captures are read now");
+    failed.stop();
+  }
 }
