@@ -220,8 +220,9 @@ class KeyspaceStreamIT {
             "1");
     assertEquals(3, none.exit(), none.out() + none.err());
     assertTrue(
-        none.err().contains("does not exist; is the daemon running with keyspace.stream.enabled"),
+        none.err().contains("no keyspace " + ks + "_none has change topics under prefix"),
         none.err());
+    assertTrue(none.err().contains("keyspaces with change topics: " + ks), none.err());
   }
 
   private void step(String... args) throws Exception {
