@@ -215,6 +215,7 @@ function errors(health, workflows, keyspaces) {
   for (const s of health.body.services || []) {
     if (s.state === "FAILED" || s.state === "RETRYING") out.push([s.name + " " + s.state.toLowerCase() + ": " + (s.detail || ""),
       s.state === "FAILED" ? "it does not start again by itself: fix what it names, then restart the daemon or run the way on it names"
+        : /workflow resume/.test(s.detail || "") ? "it waits for you: fix the cause it names, then run the resume it names"
         : "it retries by itself; check the server or broker it names"]);
   }
   for (const k of Array.isArray(keyspaces.body) ? keyspaces.body : []) {
