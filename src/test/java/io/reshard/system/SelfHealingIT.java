@@ -226,9 +226,12 @@ class SelfHealingIT {
         "the copy's error and what to do",
         WAIT,
         p ->
-            p.text("#errors").contains("workflow heal-null copy:")
-                && p.text("#errors").contains("id=" + bad)
-                && p.text("#errors").contains("what to do: "));
+            p.text("#errors").contains("workflow heal-null: copy failed: row {id=" + bad + "}")
+                && p.text("#errors")
+                    .contains(
+                        "what to do: it waits for you: fix what it names, then run reshard"
+                            + " workflow resume heal-null")
+                && !p.text("#errors").contains("it retries by itself"));
     page.screenshot("4-a-row-no-vindex-maps");
     // a data error is not retried by itself: it is still stopped after two supervision rounds
     Thread.sleep(11_000);
