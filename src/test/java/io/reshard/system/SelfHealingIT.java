@@ -182,7 +182,7 @@ class SelfHealingIT {
           WAIT,
           p -> p.text("#health").equals("degraded") && p.count("#errors li.err") > 0);
       page.screenshot("3-broker-down");
-      // capture cannot commit either: within 30 s its service says so, not RUNNING
+      // capture cannot commit either: within 20 s its service says so, not RUNNING
       JsonNode stuck =
           awaitHealth(
               h -> {

@@ -176,11 +176,15 @@ public final class CaptureEngine implements AutoCloseable {
     Duration backoff = FIRST_BACKOFF;
     CaptureListener tracking = new Tracking();
     while (!stopRequested()) {
+      long sessionStart = System.nanoTime();
       try {
         CaptureSession.run(config, initial, skip, tracking, clock, this::stopRequested);
       } catch (CdcException e) {
         if (!e.retriable() || stopRequested()) {
           throw e;
+        }
+        if (lastProgressNanos > sessionStart) {
+          backoff = FIRST_BACKOFF; // the session had committed: this failure is a new one
         }
         long idleNanos = System.nanoTime() - lastProgressNanos;
         if (idleNanos > config.retryTimeout().toNanos()) {

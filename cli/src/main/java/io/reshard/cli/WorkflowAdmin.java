@@ -54,7 +54,7 @@ final class WorkflowAdmin {
   /** Prints a failed read's error (as JSON with {@code --output json}); returns its code. */
   int failed(String what, AdminClient.Answer a) {
     int code = exitCode(a);
-    err().println(what + ": " + a.message());
+    err().println(what + ": " + runnable(a.message()));
     err().flush();
     if (json()) {
       FailureDocument.print(out(), a.message(), code);
@@ -85,6 +85,32 @@ final class WorkflowAdmin {
     return InterruptNotice.arm("workflow " + spec.name(), out(), err(), json(), goesOn);
   }
 
+  /**
+   * {@code message} with this command's {@code --cluster DIR} (or {@code --config FILE}) in every
+   * {@code reshard VERB SUBVERB} it names that lacks one, so that a hint the daemon wrote can be
+   * pasted as it is.
+   */
+  String runnable(String message) {
+    return withTarget(message, target.option());
+  }
+
+  static String withTarget(String message, String option) {
+    if (message == null) {
+      return null;
+    }
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "(reshard (?:workflow|keyspace|shardmap|cdc|plan|daemon)(?: (?!--)[a-z][a-z-]*)?)"
+                    + "(?![^`]*--(?:cluster|config)\\b)")
+            .matcher(message);
+    StringBuilder b = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(b, java.util.regex.Matcher.quoteReplacement(m.group(1) + " " + option));
+    }
+    m.appendTail(b);
+    return b.toString();
+  }
+
   /** The command that shows workflow {@code name}'s progress, in backquotes, for a message. */
   String statusHint(String name) {
     return "`reshard workflow status " + target.option() + " " + name + "`";
@@ -108,7 +134,7 @@ final class WorkflowAdmin {
       throws InterruptedException {
     int code = exitCode(a);
     if (code != ExitCodes.OK) {
-      err().println(a.message());
+      err().println(runnable(a.message()));
     }
     if (json()) {
       ObjectNode doc = a.body().isObject() ? (ObjectNode) a.body() : JSON.createObjectNode();
@@ -122,7 +148,7 @@ final class WorkflowAdmin {
       doc.put("exit_code", code);
       out().println(doc.toString());
     } else if (code == ExitCodes.OK) {
-      out().println(okMessage);
+      out().println(runnable(okMessage));
     }
     out().flush();
     err().flush();

@@ -146,9 +146,11 @@ final class WorkflowCreateCommand implements Callable<Integer> {
         + figures
         + "; state "
         + w.path("state").asText("unknown")
-        + "; the streams keep the targets caught up. Next: reshard workflow diff "
+        + "; the streams keep the targets caught up. Next: `reshard workflow diff "
         + name
-        + ", then switch-traffic --reads";
+        + "`, then `reshard workflow switch-traffic "
+        + name
+        + " --reads`";
   }
 
   /** The create action's parameters. */

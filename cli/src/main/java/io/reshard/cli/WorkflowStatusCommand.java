@@ -101,13 +101,23 @@ final class WorkflowStatusCommand implements Callable<Integer> {
         stopped++;
       }
     }
+    List<String> notCapturing = new java.util.ArrayList<>();
+    for (JsonNode c : w.path("captures")) {
+      if (!"RUNNING".equals(c.path("state").asText())) {
+        notCapturing.add(c.path("shard").asText());
+      }
+    }
     out.println(
         "  max lag:        "
             + (stopped > 0
                 ? "unknown (" + stopped + " stream" + (stopped == 1 ? "" : "s") + " stopped)"
-                : w.has("max_lag_ms")
-                    ? w.get("max_lag_ms").asLong() + " ms"
-                    : ended(state) ? "none (its streams have ended)" : "unknown"));
+                : !notCapturing.isEmpty()
+                    ? "unknown (the capture of "
+                        + String.join(", ", notCapturing)
+                        + " is not running: its streams are behind by what it has not read)"
+                    : w.has("max_lag_ms")
+                        ? w.get("max_lag_ms").asLong() + " ms"
+                        : ended(state) ? "none (its streams have ended)" : "unknown"));
     if (w.hasNonNull("journal_position")) {
       out.println("  writes switched at source position " + w.get("journal_position").asText());
     }

@@ -73,6 +73,9 @@ class WorkflowCommandTest {
                 + "\"detail\":\"cannot reach the source\"}]}"));
     String out = text.toString();
     assertTrue(out.contains("  capture c0-:  RETRYING, cannot reach the source"), out);
+    assertTrue(
+        out.contains("max lag:        unknown (the capture of c0- is not running"),
+        "no 0 ms while the source is not read: " + out);
     StringWriter quiet = new StringWriter();
     WorkflowStatusCommand.printStatus(
         new PrintWriter(quiet, true),
@@ -81,6 +84,28 @@ class WorkflowCommandTest {
                 + "\"sources\":[\"c0-\"],\"targets\":[\"c0-e0\",\"e0-\"],\"hosted\":true,"
                 + "\"captures\":[{\"shard\":\"c0-\",\"state\":\"RUNNING\"}]}"));
     assertTrue(!quiet.toString().contains("capture c0-"), "a running capture is not news");
+  }
+
+  @Test
+  void everyCommandAHintNamesGetsTheTargetSoItCanBePasted() {
+    String c = "--cluster /tmp/c1";
+    assertEquals(
+        "Next: `reshard workflow diff --cluster /tmp/c1 split1`, then `reshard workflow"
+            + " switch-traffic --cluster /tmp/c1 split1 --reads`",
+        WorkflowAdmin.withTarget(
+            "Next: `reshard workflow diff split1`, then `reshard workflow switch-traffic split1"
+                + " --reads`",
+            c));
+    assertEquals(
+        "run `reshard workflow resume --cluster /tmp/c1 split1 --skip-capture-stop`",
+        WorkflowAdmin.withTarget("run `reshard workflow resume split1 --skip-capture-stop`", c));
+    assertEquals(
+        "already `reshard workflow status --cluster /tmp/x split1`",
+        WorkflowAdmin.withTarget("already `reshard workflow status --cluster /tmp/x split1`", c));
+    assertEquals(
+        "run `reshard keyspace init --cluster /tmp/c1` for it",
+        WorkflowAdmin.withTarget("run `reshard keyspace init` for it", c));
+    assertEquals("nothing to run", WorkflowAdmin.withTarget("nothing to run", c));
   }
 
   @Test

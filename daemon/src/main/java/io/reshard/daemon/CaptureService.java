@@ -260,10 +260,10 @@ public final class CaptureService implements DaemonService {
     return stalled(System.nanoTime() - since, config.heartbeatInterval());
   }
 
-  /** At least 30 s, and at least six heartbeats, without a commit. */
+  /** At least 20 s, and at least four heartbeats, without a commit. */
   static Duration stalledAfter(Duration heartbeat) {
-    Duration six = heartbeat.multipliedBy(6);
-    return six.compareTo(Duration.ofSeconds(30)) > 0 ? six : Duration.ofSeconds(30);
+    Duration four = heartbeat.multipliedBy(4);
+    return four.compareTo(Duration.ofSeconds(20)) > 0 ? four : Duration.ofSeconds(20);
   }
 
   /**

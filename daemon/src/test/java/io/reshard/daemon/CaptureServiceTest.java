@@ -129,13 +129,13 @@ class CaptureServiceTest {
   }
 
   @Test
-  void aRunningCaptureThatHasNotCommittedForSixHeartbeatsOrThirtySecondsCountsAsStuck() {
+  void aRunningCaptureThatHasNotCommittedForFourHeartbeatsOrTwentySecondsCountsAsStuck() {
     Duration heartbeat = Duration.ofSeconds(5);
-    assertEquals(Duration.ofSeconds(30), CaptureService.stalledAfter(heartbeat));
-    assertEquals(Duration.ofSeconds(60), CaptureService.stalledAfter(Duration.ofSeconds(10)));
-    assertTrue(CaptureService.stalled(Duration.ofSeconds(29).toNanos(), heartbeat).isEmpty());
-    String why = CaptureService.stalled(Duration.ofSeconds(31).toNanos(), heartbeat).orElseThrow();
-    assertTrue(why.startsWith("no commit to Kafka for 31 s"), why);
+    assertEquals(Duration.ofSeconds(20), CaptureService.stalledAfter(heartbeat));
+    assertEquals(Duration.ofSeconds(40), CaptureService.stalledAfter(Duration.ofSeconds(10)));
+    assertTrue(CaptureService.stalled(Duration.ofSeconds(19).toNanos(), heartbeat).isEmpty());
+    String why = CaptureService.stalled(Duration.ofSeconds(21).toNanos(), heartbeat).orElseThrow();
+    assertTrue(why.startsWith("no commit to Kafka for 21 s"), why);
     assertTrue(why.contains("the broker (or the source) is not answering"), why);
   }
 }

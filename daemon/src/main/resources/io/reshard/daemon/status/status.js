@@ -170,12 +170,15 @@ function remember(key, lag, now) {
 
 function streamsTable(w, now) {
   if (!w.streams || w.streams.length === 0) return null;
+  const notCapturing = new Set((w.captures || []).filter(c => c.state !== "RUNNING").map(c => c.shard));
   const rows = w.streams.map(st => {
     const key = w.name + " " + st.direction + " " + st.source + ">" + st.target;
-    remember(key, st.lag_ms, now);
+    const blind = String(st.source).split(",").filter(s => notCapturing.has(s));
+    remember(key, blind.length > 0 ? null : st.lag_ms, now);
     return el("tr", { class: "stream-row", "data-target": st.target },
       el("td", {}, st.direction), el("td", {}, st.source + " → " + st.target), el("td", {}, String(st.state).toLowerCase()),
-      el("td", { class: "num" }, millis(st.lag_ms)), el("td", {}, lagChart(key, now)));
+      el("td", { class: "num" }, blind.length > 0 ? "unknown: capture of " + blind.join(", ") + " not running" : millis(st.lag_ms)),
+      el("td", {}, lagChart(key, now)));
   });
   return el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "stream"), el("th", {}, "from → to"),
     el("th", {}, "state"), el("th", {}, "lag"), el("th", {}, "lag, last minutes"))), el("tbody", {}, rows));
