@@ -55,7 +55,10 @@ final class HostedWorkflow {
    * by itself; false while it runs, once it is done, or when it waits for {@code resume}.
    */
   boolean copyHeals() {
-    return stoppedCopy().map(HostedWorkflow::retriable).orElse(false);
+    // read as copyError() reads it: the failure is known before the copy's thread has ended, and
+    // a reader that saw the error with "does not heal" in that moment gave up on a copy that healed
+    Throwable f = copyFailure;
+    return f != null && retriable(f);
   }
 
   /**
