@@ -27,19 +27,23 @@ for s in ${shards//,/ }; do port[$s]=${ports[$i]}; i=$((i + 1)); done
 sql() { mariadb --no-defaults -h127.0.0.1 -P"$1" -uroot; }
 for s in ${shards//,/ }; do sql "${port[$s]}" < "$here/schema.sql"; done
 
-declare -A batch
-while read -r ch _ shard; do
-  for m in $(seq 1 20); do
-    id=$((ch * 1000 + m))
-    batch[$shard]+="($id, $ch, $((id % 97)), NOW(6), 'message $m of channel $ch'),"
+# one file of rows per shard, then one INSERT per shard (bash strings grow too slowly for this)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$reshard" keyspace-id --vindex hash --shards=$shards $(seq 1 "$channels") |
+  while read -r ch _ shard; do
+    for m in $(seq 1 20); do
+      id=$((ch * 1000 + m))
+      echo "($id, $ch, $((id % 97)), NOW(6), 'message $m of channel $ch')" >> "$tmp/messages.$shard"
+    done
   done
-done < <("$reshard" keyspace-id --vindex hash --shards=$shards $(seq 1 "$channels"))
-while read -r id _ shard; do
-  batch[acct-$shard]+="($id, 1000),"
-done < <("$reshard" keyspace-id --vindex hash --shards=$shards $(seq 1 100))
+"$reshard" keyspace-id --vindex hash --shards=$shards $(seq 1 100) |
+  while read -r id _ shard; do echo "($id, 1000)" >> "$tmp/accounts.$shard"; done
 for s in ${shards//,/ }; do
-  { [ -z "${batch[$s]:-}" ] || echo "INSERT INTO chat.messages VALUES ${batch[$s]%,};"
-    [ -z "${batch[acct-$s]:-}" ] || echo "INSERT INTO chat.accounts VALUES ${batch[acct-$s]%,};"
-  } | sql "${port[$s]}"
+  for table in messages accounts; do
+    f="$tmp/$table.$s"
+    [ -s "$f" ] || continue
+    { echo "INSERT INTO chat.$table VALUES"; paste -sd, "$f"; echo ";"; } | sql "${port[$s]}"
+  done
   echo "shard $s (port ${port[$s]}): $(echo 'SELECT COUNT(*) FROM chat.messages' | sql "${port[$s]}" | tail -1) messages"
 done
