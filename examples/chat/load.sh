@@ -26,6 +26,16 @@ for s in ${shards//,/ }; do port[$s]=${ports[$i]}; i=$((i + 1)); done
 
 sql() { mariadb --no-defaults -h127.0.0.1 -P"$1" -uroot; }
 for s in ${shards//,/ }; do sql "${port[$s]}" < "$here/schema.sql"; done
+# refuse before writing anything if a shard holds rows already: ids would collide half way
+for s in ${shards//,/ }; do
+  n=$(echo 'SELECT (SELECT COUNT(*) FROM chat.messages) + (SELECT COUNT(*) FROM chat.accounts)' |
+    sql "${port[$s]}" | tail -1)
+  if [ "$n" != 0 ]; then
+    echo "load.sh: shard $s (port ${port[$s]}) holds $n chat rows already; it loads an empty" \
+      "keyspace: drop the database chat on every shard first, or use a new cluster" >&2
+    exit 3
+  fi
+done
 
 # one file of rows per shard, then one INSERT per shard (bash strings grow too slowly for this)
 tmp=$(mktemp -d)
