@@ -116,7 +116,7 @@ final class WorkflowStatusCommand implements Callable<Integer> {
                         + String.join(", ", notCapturing)
                         + " is not running: its streams are behind by what it has not read)"
                     : w.has("max_lag_ms")
-                        ? w.get("max_lag_ms").asLong() + " ms"
+                        ? Math.max(w.get("max_lag_ms").asLong(), runningLag(w)) + " ms"
                         : ended(state) ? "none (its streams have ended)" : "unknown"));
     if (w.hasNonNull("journal_position")) {
       out.println("  writes switched at source position " + w.get("journal_position").asText());
@@ -149,6 +149,20 @@ final class WorkflowStatusCommand implements Callable<Integer> {
       }
     }
     printSchemaObjects(out, w);
+  }
+
+  /**
+   * The largest lag of the streams that run, in either direction (the daemon's {@code max_lag_ms}
+   * counts the forward streams only, which no longer run once writes are switched).
+   */
+  private static long runningLag(JsonNode w) {
+    long max = 0;
+    for (JsonNode s : w.path("streams")) {
+      if ("RUNNING".equals(s.path("state").asText())) {
+        max = Math.max(max, s.path("lag_ms").asLong(0));
+      }
+    }
+    return max;
   }
 
   /** The trigger choice, and the views and routines create carried or not. */

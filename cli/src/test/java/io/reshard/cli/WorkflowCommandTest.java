@@ -109,6 +109,21 @@ class WorkflowCommandTest {
   }
 
   @Test
+  void afterTheWriteSwitchTheMaxLagIsTheReverseStreams() throws Exception {
+    StringWriter text = new StringWriter();
+    WorkflowStatusCommand.printStatus(
+        new PrintWriter(text, true),
+        JSON.readTree(
+            "{\"name\":\"split1\",\"keyspace\":\"chat\",\"state\":\"WRITES_SWITCHED\","
+                + "\"sources\":[\"c0-\"],\"targets\":[\"c0-e0\",\"e0-\"],\"max_lag_ms\":0,"
+                + "\"streams\":[{\"direction\":\"reverse\",\"source\":\"c0-e0,e0-\","
+                + "\"target\":\"c0-\",\"state\":\"RUNNING\",\"lag_ms\":112,\"position\":{}}],"
+                + "\"hosted\":true}"));
+    String out = text.toString();
+    assertTrue(out.contains("max lag:        112 ms"), out);
+  }
+
+  @Test
   void aStoppedStreamMakesTheLagUnknownNotZero() throws Exception {
     StringWriter text = new StringWriter();
     WorkflowStatusCommand.printStatus(
