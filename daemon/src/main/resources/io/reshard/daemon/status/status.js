@@ -96,6 +96,10 @@ function nextStep(w) {
   switch (w.state) {
     case "CREATED":
     case "COPYING":
+      if (w.copy_error) {
+        return w.copy_heals ? ["the copy stopped; the daemon starts it again once what it names answers", null]
+          : ["fix what stopped the copy (see Errors), then resume it", "reshard workflow resume " + n];
+      }
       return ["the copy runs; nothing to do until it is done", null];
     case "RUNNING":
       return ["check, then switch reads", "reshard workflow diff " + n + "; reshard workflow switch-traffic " + n + " --reads"];
@@ -120,21 +124,21 @@ function steps(state) {
   }));
 }
 
-function copyTable(copy) {
+function copyTable(copy, stoppedCopy) {
   if (!copy) return null;
   const pct = copy.estimated_rows > 0 ? Math.min(100, Math.round((100 * copy.rows_copied) / copy.estimated_rows)) : null;
   const head = el("p", { class: "copy-total" },
     "copy: ", el("span", { class: "rows" }, number(copy.rows_copied)), " of about ", number(copy.estimated_rows), " rows",
-    copy.done ? " — done" : " — " + number(copy.rows_per_s) + " rows/s, about " + duration(copy.eta_s) + " left",
+    copy.done ? " — done" : stoppedCopy ? " — stopped (see Errors)" : " — " + number(copy.rows_per_s) + " rows/s, about " + duration(copy.eta_s) + " left",
     " ", bar(copy.done ? 100 : pct));
   const rows = (copy.tables || []).map(t => el("tr", { class: "copy-row", "data-table": t.table },
     el("td", {}, t.table), el("td", {}, t.state.toLowerCase()),
     el("td", { class: "num rows" }, number(t.rows_copied)), el("td", { class: "num" }, number(t.estimated_rows)),
+    el("td", {}, bar(t.state === "DONE" ? 100 : t.estimated_rows > 0 ? Math.min(100, Math.round((100 * t.rows_copied) / t.estimated_rows)) : null)),
     el("td", { class: "num" }, t.rows_per_s === null || t.rows_per_s === undefined ? "" : number(t.rows_per_s) + " rows/s"),
-    el("td", {}, t.eta_s === null || t.eta_s === undefined ? "" : "about " + duration(t.eta_s) + " left"),
-    el("td", {}, bar(t.state === "DONE" ? 100 : t.estimated_rows > 0 ? Math.min(100, Math.round((100 * t.rows_copied) / t.estimated_rows)) : null))));
+    el("td", {}, t.eta_s === null || t.eta_s === undefined ? "" : "about " + duration(t.eta_s) + " left")));
   return el("div", {}, head, el("table", {}, el("thead", {}, el("tr", {},
-    el("th", {}, "table"), el("th", {}, "state"), el("th", {}, "rows copied"), el("th", {}, "estimated"), el("th", {}, "rate"), el("th", {}, "time left"), el("th", {}, ""))),
+    el("th", {}, "table"), el("th", {}, "state"), el("th", {}, "rows copied"), el("th", {}, "estimated"), el("th", {}, ""), el("th", {}, "rate"), el("th", {}, "time left"))),
     el("tbody", {}, rows)));
 }
 
@@ -191,10 +195,10 @@ function workflowCard(w, now) {
   return el("div", { class: "workflow", "data-name": w.name, "data-state": w.state },
     el("h3", {}, w.name, " ", el("span", { class: "state pill" }, w.state)),
     el("p", {}, "keyspace ", el("b", {}, w.keyspace), ": ", (w.sources || []).join(", "), " → ", (w.targets || []).join(", "),
-      w.hosted === false ? " (not hosted by this daemon)" : ""),
+      w.hosted === false && !["COMPLETED", "CANCELLED"].includes(w.state) ? " (not run by this daemon)" : ""),
     steps(w.state),
-    el("p", { class: "next" }, "next: ", what, command ? el("code", {}, command) : null),
-    w.copy ? copyTable(w.copy) : w.copy_done ? el("p", { class: "copy-total" }, "copy: done") : null,
+    el("p", { class: "next" }, "next: ", what, command ? ": " : null, command ? el("code", {}, command) : null),
+    w.copy ? copyTable(w.copy, !!w.copy_error) : w.copy_done ? el("p", { class: "copy-total" }, "copy: done") : null,
     streamsTable(w, now),
     el("p", { class: "diff" }, diff));
 }
