@@ -189,7 +189,10 @@ class CaptureSkipIT {
     // neither switch runs, not even forced, until a diff is clean again
     Run writes = cli("workflow", "switch-traffic", NAME, "--writes");
     assertEquals(3, writes.exit(), writes.out() + writes.err());
-    assertTrue(writes.err().contains("diff " + NAME + " --repair"), writes.err());
+    // the daemon's hint, with this command's --cluster put in so that it can be pasted
+    assertTrue(
+        writes.err().contains("`reshard workflow diff --cluster " + dir + " " + NAME + " --repair`"),
+        writes.err());
     Run forced = cli("workflow", "switch-traffic", NAME, "--writes", "--force");
     assertEquals(3, forced.exit(), forced.out() + forced.err());
     Run reads = cli("workflow", "switch-traffic", NAME, "--reads");
