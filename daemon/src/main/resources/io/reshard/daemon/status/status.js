@@ -135,8 +135,8 @@ function copyTable(copy, stoppedCopy) {
     el("td", {}, t.table), el("td", {}, t.state.toLowerCase()),
     el("td", { class: "num rows" }, number(t.rows_copied)), el("td", { class: "num" }, number(t.estimated_rows)),
     el("td", {}, bar(t.state === "DONE" ? 100 : t.estimated_rows > 0 ? Math.min(100, Math.round((100 * t.rows_copied) / t.estimated_rows)) : null)),
-    el("td", { class: "num" }, t.rows_per_s === null || t.rows_per_s === undefined ? "" : number(t.rows_per_s) + " rows/s"),
-    el("td", {}, t.eta_s === null || t.eta_s === undefined ? "" : "about " + duration(t.eta_s) + " left")));
+    el("td", { class: "num" }, stoppedCopy || t.rows_per_s === null || t.rows_per_s === undefined ? "" : number(t.rows_per_s) + " rows/s"),
+    el("td", {}, stoppedCopy || t.eta_s === null || t.eta_s === undefined ? "" : "about " + duration(t.eta_s) + " left")));
   return el("div", {}, head, el("table", {}, el("thead", {}, el("tr", {},
     el("th", {}, "table"), el("th", {}, "state"), el("th", {}, "rows copied"), el("th", {}, "estimated"), el("th", {}, ""), el("th", {}, "rate"), el("th", {}, "time left"))),
     el("tbody", {}, rows)));
