@@ -46,15 +46,12 @@ class WorkflowCommandTest {
 
   @Test
   void aCompletedWorkflowNoDaemonHostsSaysWhatItDidNotUnknown() throws Exception {
-    StringWriter text = new StringWriter();
-    WorkflowStatusCommand.printStatus(
-        new PrintWriter(text, true),
-        JSON.readTree(
+    String out =
+        status(
             "{\"name\":\"split1\",\"keyspace\":\"chat\",\"state\":\"COMPLETED\","
                 + "\"sources\":[\"c0-\"],\"targets\":[\"c0-e0\",\"e0-\"],"
                 + "\"journal_position\":\"4-4-120\",\"reverse_position\":null,"
-                + "\"last_diff_clean\":true,\"last_error\":null,\"hosted\":false}"));
-    String out = text.toString();
+                + "\"last_diff_clean\":true,\"last_error\":null,\"hosted\":false}");
     assertTrue(out.contains("copy done:      true (the workflow is complete)"), out);
     assertTrue(out.contains("max lag:        none (its streams have ended)"), out);
     assertTrue(out.contains("writes switched at source position 4-4-120"), out);
@@ -63,27 +60,22 @@ class WorkflowCommandTest {
 
   @Test
   void aCaptureThatIsNotRunningIsShownWithWhy() throws Exception {
-    StringWriter text = new StringWriter();
-    WorkflowStatusCommand.printStatus(
-        new PrintWriter(text, true),
-        JSON.readTree(
+    String out =
+        status(
             "{\"name\":\"split1\",\"keyspace\":\"chat\",\"state\":\"COPYING\","
                 + "\"sources\":[\"c0-\"],\"targets\":[\"c0-e0\",\"e0-\"],\"hosted\":true,"
                 + "\"captures\":[{\"shard\":\"c0-\",\"state\":\"RETRYING\","
-                + "\"detail\":\"cannot reach the source\"}]}"));
-    String out = text.toString();
+                + "\"detail\":\"cannot reach the source\"}]}");
     assertTrue(out.contains("  capture c0-:  RETRYING, cannot reach the source"), out);
     assertTrue(
         out.contains("max lag:        unknown (the capture of c0- is not running"),
         "no 0 ms while the source is not read: " + out);
-    StringWriter quiet = new StringWriter();
-    WorkflowStatusCommand.printStatus(
-        new PrintWriter(quiet, true),
-        JSON.readTree(
+    String quiet =
+        status(
             "{\"name\":\"split1\",\"keyspace\":\"chat\",\"state\":\"COPYING\","
                 + "\"sources\":[\"c0-\"],\"targets\":[\"c0-e0\",\"e0-\"],\"hosted\":true,"
-                + "\"captures\":[{\"shard\":\"c0-\",\"state\":\"RUNNING\"}]}"));
-    assertTrue(!quiet.toString().contains("capture c0-"), "a running capture is not news");
+                + "\"captures\":[{\"shard\":\"c0-\",\"state\":\"RUNNING\"}]}");
+    assertTrue(!quiet.contains("capture c0-"), "a running capture is not news");
   }
 
   @Test
@@ -110,33 +102,27 @@ class WorkflowCommandTest {
 
   @Test
   void afterTheWriteSwitchTheMaxLagIsTheReverseStreams() throws Exception {
-    StringWriter text = new StringWriter();
-    WorkflowStatusCommand.printStatus(
-        new PrintWriter(text, true),
-        JSON.readTree(
+    String out =
+        status(
             "{\"name\":\"split1\",\"keyspace\":\"chat\",\"state\":\"WRITES_SWITCHED\","
                 + "\"sources\":[\"c0-\"],\"targets\":[\"c0-e0\",\"e0-\"],\"max_lag_ms\":0,"
                 + "\"streams\":[{\"direction\":\"reverse\",\"source\":\"c0-e0,e0-\","
                 + "\"target\":\"c0-\",\"state\":\"RUNNING\",\"lag_ms\":112,\"position\":{}}],"
-                + "\"hosted\":true}"));
-    String out = text.toString();
+                + "\"hosted\":true}");
     assertTrue(out.contains("max lag:        112 ms"), out);
   }
 
   @Test
   void aStoppedStreamMakesTheLagUnknownNotZero() throws Exception {
-    StringWriter text = new StringWriter();
-    WorkflowStatusCommand.printStatus(
-        new PrintWriter(text, true),
-        JSON.readTree(
+    String out =
+        status(
             "{\"name\":\"split1\",\"keyspace\":\"chat\",\"state\":\"RUNNING\","
                 + "\"sources\":[\"-\"],\"targets\":[\"-80\",\"80-\"],\"max_lag_ms\":0,"
                 + "\"streams\":[{\"direction\":\"forward\",\"source\":\"-\",\"target\":\"-80\","
                 + "\"state\":\"ERROR\",\"lag_ms\":0,\"position\":{}},"
                 + "{\"direction\":\"forward\",\"source\":\"-\",\"target\":\"80-\","
                 + "\"state\":\"RUNNING\",\"lag_ms\":0,\"position\":{}}],"
-                + "\"hosted\":true}"));
-    String out = text.toString();
+                + "\"hosted\":true}");
     assertTrue(out.contains("max lag:        unknown (1 stream stopped)"), out);
     assertTrue(!out.contains("max lag:        0 ms"), out);
   }
@@ -181,5 +167,12 @@ class WorkflowCommandTest {
     assertEquals(
         ExitCodes.USAGE,
         cli.execute("workflow", "status", "--cluster", "/tmp/x", "--output", "yaml", "w"));
+  }
+
+  /** What {@code workflow status} prints for the record {@code json}. */
+  private static String status(String json) throws Exception {
+    StringWriter text = new StringWriter();
+    WorkflowStatusCommand.printStatus(new PrintWriter(text, true), JSON.readTree(json));
+    return text.toString();
   }
 }

@@ -79,35 +79,11 @@ class CaptureStopsTest {
 
   @Test
   void aCaptureThatDidNotStopOnAnUnsupportedChangeHasNothingToSkip() throws Exception {
-    DaemonConfig c =
-        DaemonConfig.builder()
-            .set("kafka.bootstrap.servers", "127.0.0.1:1")
-            .set("shards.0.keyspace", "ks")
-            .set("shards.0.shard", "-80")
-            .set("shards.0.host", "127.0.0.1")
-            .set("shards.0.user", "u")
-            .set("shards.0.server.id", "7")
-            .validate();
-    SourceShard shard = c.shards().get(0);
-    CaptureService s =
-        new CaptureService(
-            shard,
-            c.captureConfig(shard),
-            (cfg, listener) -> {
-              throw new IllegalStateException("a bug while making the engine");
-            },
-            new CaptureMetrics(new SimpleMeterRegistry(), shard, Clock.systemUTC()),
-            Duration.ofMillis(100),
-            Duration.ofMillis(400),
-            Duration.ofSeconds(10),
-            (d, stop) -> {});
+    CaptureService s = failingService("-80", "a bug while making the engine");
     IllegalStateException before = assertThrows(IllegalStateException.class, s::skipStoppedChange);
     assertTrue(before.getMessage().contains("nothing to skip"), before.getMessage());
     s.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (s.state() != ServiceState.FAILED && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    awaitFailed(s);
     assertEquals(ServiceState.FAILED, s.state());
     IllegalStateException failed = assertThrows(IllegalStateException.class, s::skipStoppedChange);
     assertTrue(failed.getMessage().contains("a bug while making the engine"), failed.getMessage());
@@ -118,33 +94,9 @@ class CaptureStopsTest {
   @Test
   void theCapturesAWorkflowReadsAreItsSourcesBeforeTheWriteSwitchAndItsTargetsAfter()
       throws Exception {
-    DaemonConfig c =
-        DaemonConfig.builder()
-            .set("kafka.bootstrap.servers", "127.0.0.1:1")
-            .set("shards.0.keyspace", "ks")
-            .set("shards.0.shard", "c0-")
-            .set("shards.0.host", "127.0.0.1")
-            .set("shards.0.user", "u")
-            .set("shards.0.server.id", "7")
-            .validate();
-    SourceShard shard = c.shards().get(0);
-    CaptureService failed =
-        new CaptureService(
-            shard,
-            c.captureConfig(shard),
-            (cfg, listener) -> {
-              throw new IllegalStateException("cannot start");
-            },
-            new CaptureMetrics(new SimpleMeterRegistry(), shard, Clock.systemUTC()),
-            Duration.ofMillis(100),
-            Duration.ofMillis(400),
-            Duration.ofSeconds(10),
-            (d, stop) -> {});
+    CaptureService failed = failingService("c0-", "cannot start");
     failed.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (failed.state() != ServiceState.FAILED && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    awaitFailed(failed);
     CaptureStops stops =
         new CaptureStops((keyspace, s) -> s.equals("c0-") ? Optional.of(failed) : Optional.empty());
     Workflow copying =
@@ -170,5 +122,38 @@ class CaptureStopsTest {
             Instant.EPOCH);
     assertEquals(List.of(), stops.captures(switched), "the targets' captures are read now");
     failed.stop();
+  }
+
+  /** The capture service of ks/{@code shard} whose engine cannot even be made. */
+  private static CaptureService failingService(String shard, String why) {
+    DaemonConfig c =
+        DaemonConfig.builder()
+            .set("kafka.bootstrap.servers", "127.0.0.1:1")
+            .set("shards.0.keyspace", "ks")
+            .set("shards.0.shard", shard)
+            .set("shards.0.host", "127.0.0.1")
+            .set("shards.0.user", "u")
+            .set("shards.0.server.id", "7")
+            .validate();
+    SourceShard s = c.shards().get(0);
+    return new CaptureService(
+        s,
+        c.captureConfig(s),
+        (cfg, listener) -> {
+          throw new IllegalStateException(why);
+        },
+        new CaptureMetrics(new SimpleMeterRegistry(), s, Clock.systemUTC()),
+        Duration.ofMillis(100),
+        Duration.ofMillis(400),
+        Duration.ofSeconds(10),
+        (d, stop) -> {});
+  }
+
+  /** Waits (at most 10 s) until {@code s} has stopped for good. */
+  private static void awaitFailed(CaptureService s) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (s.state() != ServiceState.FAILED && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
   }
 }
