@@ -191,7 +191,9 @@ class CaptureSkipIT {
     assertEquals(3, writes.exit(), writes.out() + writes.err());
     // the daemon's hint, with this command's --cluster put in so that it can be pasted
     assertTrue(
-        writes.err().contains("`reshard workflow diff --cluster " + dir + " " + NAME + " --repair`"),
+        writes
+            .err()
+            .contains("`reshard workflow diff --cluster " + dir + " " + NAME + " --repair`"),
         writes.err());
     Run forced = cli("workflow", "switch-traffic", NAME, "--writes", "--force");
     assertEquals(3, forced.exit(), forced.out() + forced.err());
