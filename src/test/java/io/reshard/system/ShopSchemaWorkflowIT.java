@@ -137,10 +137,12 @@ class ShopSchemaWorkflowIT {
     for (ClusterDescriptor.Server s : cluster.shards()) { // the refusal's advice: RESTRICT
       cluster.execute(
           s,
-          "ALTER TABLE orders DROP FOREIGN KEY fk_orders_customer, ADD CONSTRAINT"
-              + " fk_orders_customer FOREIGN KEY (customer_id) REFERENCES customers (id)",
-          "ALTER TABLE order_log DROP FOREIGN KEY fk_log_customer, ADD CONSTRAINT"
-              + " fk_log_customer FOREIGN KEY (customer_id) REFERENCES customers (id)");
+          "ALTER TABLE orders DROP FOREIGN KEY fk_orders_customer",
+          "ALTER TABLE orders ADD CONSTRAINT fk_orders_customer FOREIGN KEY (customer_id)"
+              + " REFERENCES customers (id)",
+          "ALTER TABLE order_log DROP FOREIGN KEY fk_log_customer",
+          "ALTER TABLE order_log ADD CONSTRAINT fk_log_customer FOREIGN KEY (customer_id)"
+              + " REFERENCES customers (id)");
     }
 
     AtomicInteger errors = new AtomicInteger();
