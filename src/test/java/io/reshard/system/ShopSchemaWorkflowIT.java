@@ -198,6 +198,9 @@ class ShopSchemaWorkflowIT {
       assertOwnersHoldTheAcknowledgedRows(map);
       assertSourceHoldsWhatTheTargetsHold();
       assertRoutinesWorkOnATarget();
+      assertEquals(0, ops.cli("workflow", "complete", "shop").exit(), "complete");
+      assertTriggers(0, 4, "after complete: on the targets");
+      assertMergeBackOntoTheRetiredNameIsRefused();
       System.err.println(
           "[shop schema] "
               + orders.size()
@@ -546,6 +549,36 @@ class ShopSchemaWorkflowIT {
           "customer " + id + ": view, function and counter agree");
       assertEquals(1, rows(target, "CALL customer_report(" + id + ")").size(), "procedure");
     }
+  }
+
+  /**
+   * Merging the targets back into {@code c0-} on another server would give that server the retired
+   * shard's change topic and stored capture position: refused, naming both servers; nothing
+   * written.
+   */
+  private void assertMergeBackOntoTheRetiredNameIsRefused() throws Exception {
+    String other = cluster.shards().get(0).name();
+    Run back =
+        ops.cli(
+            "workflow",
+            "create",
+            "--keyspace",
+            ks,
+            "--source=c0-e0,e0-",
+            "--targets=c0-",
+            "--target-servers=" + other,
+            "back");
+    assertEquals(3, back.exit(), back.out() + back.err());
+    assertTrue(
+        back.err()
+            .contains(
+                "target c0- has the name of an earlier shard of "
+                    + ks
+                    + ", captured on "
+                    + source.name()
+                    + " (workflow shop)"),
+        back.err());
+    assertNotEquals(0, ops.cli("workflow", "status", "back").exit(), "no workflow was stored");
   }
 
   // ---- plain SQL ---------------------------------------------------------------------------

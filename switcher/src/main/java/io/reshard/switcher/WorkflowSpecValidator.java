@@ -167,6 +167,7 @@ public final class WorkflowSpecValidator {
         targetServers =
             given.orElseGet(() -> defaultTargets.defaultTargets(keyspace, targets, inUse));
         reasons.addAll(sharedServers(keyspace, targetServers, inUse));
+        reasons.addAll(reusedNames(store.list(), keyspace, targets, targetServers));
       } catch (IllegalArgumentException noFreeServer) {
         if (moving.isEmpty()) {
           throw noFreeServer;
@@ -264,6 +265,52 @@ public final class WorkflowSpecValidator {
                 + " already holds a shard of "
                 + keyspace
                 + " (in the shard map or in a workflow); each target needs a server of its own");
+      }
+    }
+    return problems;
+  }
+
+  /**
+   * A target may not take the name of an earlier shard of the keyspace that was captured on another
+   * server (DESIGN 6). A shard's change topic and its stored capture position are named by keyspace
+   * and shard: a new shard of that name on another server would resume capture from the old
+   * server's binlog position, and its streams would take the old server's changes in the topic for
+   * its own. A shard was captured if it was a workflow's source, or a target of a workflow that
+   * recorded a hand-over of writes; a target of a workflow cancelled before any switch never was.
+   *
+   * @param targetServers one per target, in order
+   */
+  static List<String> reusedNames(
+      List<Workflow> workflows, String keyspace, List<String> targets, List<String> targetServers) {
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < targets.size(); i++) {
+      String target = targets.get(i);
+      String server = targetServers.get(i);
+      for (Workflow w : workflows) {
+        String before = w.servers().get(target);
+        boolean captured =
+            w.sources().contains(target)
+                || (w.targets().contains(target) && !w.handOvers().isEmpty());
+        if (w.keyspace().equals(keyspace) && captured && before != null && !before.equals(server)) {
+          problems.add(
+              "target "
+                  + target
+                  + " has the name of an earlier shard of "
+                  + keyspace
+                  + ", captured on "
+                  + before
+                  + " (workflow "
+                  + w.name()
+                  + "): its change topic and stored capture position hold that server's changes"
+                  + " and binlog position, which a new "
+                  + target
+                  + " on "
+                  + server
+                  + " would take for its own. Giving a shard's name to another server is not"
+                  + " supported yet; choose targets with other boundaries (docs/workflow.md"
+                  + " \"Shard names\")");
+          break;
+        }
       }
     }
     return problems;

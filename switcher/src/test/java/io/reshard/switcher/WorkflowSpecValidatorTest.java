@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.reshard.cdc.HandOver;
 import io.reshard.router.KeyRange;
 import io.reshard.router.ShardAssignment;
 import io.reshard.router.ShardMap;
@@ -352,5 +353,75 @@ class WorkflowSpecValidatorTest {
                         "m6", params("keyspace", "chat", "source", "-80,80-", "targets", "-")));
     assertTrue(
         e.getMessage().contains("shard 80- of chat is already in workflow w"), e.getMessage());
+  }
+
+  @Test
+  void aTargetNamedLikeAShardCapturedOnAnotherServerIsRefused() {
+    Workflow split =
+        Workflow.create("split1", "chat", List.of("80-"), List.of("80-c0", "c0-"), "p", T)
+            .withServers(Map.of("80-", "db2", "80-c0", "db5", "c0-", "db6"), T)
+            .withHandOver(HandOver.given(T, Map.of("80-", "0-2-100")))
+            .withHandOverTaken(Map.of("80-c0", "0-5-9", "c0-", "0-6-9"));
+    stored.put("split1", split);
+    map =
+        Optional.of(
+            ShardMap.first(
+                "chat",
+                MAP.vschema(),
+                List.of(
+                    new ShardAssignment(KeyRange.parse("-80"), "db1", true, true),
+                    new ShardAssignment(KeyRange.parse("80-c0"), "db5", true, true),
+                    new ShardAssignment(KeyRange.parse("c0-"), "db6", true, true))));
+    Map<String, String> back =
+        params(
+            "keyspace", "chat", "source", "80-c0,c0-", "targets", "80-", "target_servers", "db7");
+    SwitchRefusedException e =
+        assertThrows(SwitchRefusedException.class, () -> validator().validate("back", back));
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "target 80- has the name of an earlier shard of chat, captured on db2 (workflow"
+                    + " split1): its change topic and stored capture position hold that server's"
+                    + " changes and binlog position, which a new 80- on db7 would take for its"
+                    + " own"),
+        e.getMessage());
+    assertEquals(
+        List.of(),
+        WorkflowSpecValidator.reusedNames(store.list(), "chat", List.of("80-"), List.of("db2")),
+        "on the server it was captured on, the name is that server's still");
+    assertEquals(
+        List.of(),
+        WorkflowSpecValidator.reusedNames(store.list(), "other", List.of("80-"), List.of("db7")),
+        "another keyspace's shard names are its own");
+  }
+
+  @Test
+  void aTargetOfAWorkflowCancelledBeforeAnySwitchWasNeverCapturedAndMayMove() {
+    Workflow cancelled =
+        Workflow.create("w", "chat", List.of("80-"), List.of("80-c0", "c0-"), "p", T)
+            .withServers(Map.of("80-", "db2", "80-c0", "db5", "c0-", "db6"), T)
+            .transition(WorkflowState.CANCELLED, T);
+    stored.put("w", cancelled);
+    Map<String, String> p = split();
+    p.put("target_servers", "db7,db6");
+    WorkflowSpecValidator.Request r = validator().validate("again", p);
+    assertEquals(List.of("db7", "db6"), r.targetServers());
+    assertEquals(
+        List.of(),
+        WorkflowSpecValidator.reusedNames(
+            List.of(cancelled.withHandOver(HandOver.given(T, Map.of("80-", "0-2-1")))),
+            "chat",
+            List.of("80-"),
+            List.of("db2")),
+        "a source keeps its server");
+    assertEquals(
+        1,
+        WorkflowSpecValidator.reusedNames(
+                List.of(cancelled.withHandOver(HandOver.given(T, Map.of("80-", "0-2-1")))),
+                "chat",
+                List.of("80-c0"),
+                List.of("db7"))
+            .size(),
+        "a target of a workflow that handed writes over was captured");
   }
 }
