@@ -16,7 +16,25 @@ final class PortCheck {
   private static final Pattern CLUSTER_FILE =
       Pattern.compile("(\\S+)/(?:mariadb/[^/\\s]+/my\\.cnf|kafka/server\\.properties)");
 
+  /**
+   * How long a port that is taken with no listening process behind it may take to come free: a
+   * free-port probe (a bind and close, as {@link FreePorts} does in another test JVM) or a socket
+   * being torn down.
+   */
+  private static final java.time.Duration BRIEF_HOLD = java.time.Duration.ofSeconds(2);
+
   private PortCheck() {}
+
+  private static boolean freeWithin(int port, java.time.Duration grace) {
+    long deadline = System.nanoTime() + grace.toNanos();
+    while (System.nanoTime() < deadline) {
+      OsProcesses.sleep(java.time.Duration.ofMillis(50));
+      if (OsProcesses.isPortFree(port)) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /** Checks every port of a descriptor before anything is written or started. */
   static void requireFree(ClusterDescriptor d) {
@@ -48,6 +66,9 @@ final class PortCheck {
       return;
     }
     Optional<String> owner = OsProcesses.portOwner(port);
+    if (owner.isEmpty() && freeWithin(port, BRIEF_HOLD)) {
+      return; // held for a moment by no listener we can see: another process probing the port
+    }
     StringBuilder msg =
         new StringBuilder("port ")
             .append(port)
