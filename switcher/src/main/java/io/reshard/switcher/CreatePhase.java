@@ -112,7 +112,11 @@ final class CreatePhase implements Phase {
     mixedFlavors(flavors()).ifPresent(reasons::add);
     stateKeyTooLong(spec).ifPresent(reasons::add);
     if (spec.sources().size() > 1) {
-      reasons.addAll(SourceTables.differences(spec));
+      List<String> differences = SourceTables.differences(spec);
+      reasons.addAll(differences);
+      if (differences.isEmpty()) { // keys are compared only between tables defined alike
+        SourceKeys.reasons(spec, reasons);
+      }
     }
     for (ShardServer source : spec.sources()) {
       String where = "source " + source.shard();

@@ -2,6 +2,7 @@ package io.reshard.switcher;
 
 import io.reshard.core.placement.ShardingKey;
 import io.reshard.core.rows.Row;
+import io.reshard.core.rows.RowKey;
 import io.reshard.core.schema.ColumnDef;
 import io.reshard.core.schema.ColumnKind;
 import io.reshard.core.schema.TableSchema;
@@ -135,9 +136,18 @@ final class ShardingKeyScan {
 
   /** The primary key of the current row as {@code id=5} or {@code (a=1, b=x)}. */
   private static String primaryKey(ResultSet rs, List<ColumnDef> pk) throws SQLException {
+    byte[][] values = new byte[pk.size()][];
+    for (int i = 0; i < pk.size(); i++) {
+      values[i] = rs.getBytes(i + 1);
+    }
+    return keyText(pk, new RowKey(values));
+  }
+
+  /** A primary key as reasons show it: {@code id=5} or {@code (a=1, b=x)}. */
+  static String keyText(List<ColumnDef> pk, RowKey key) {
     List<String> parts = new ArrayList<>();
     for (int i = 0; i < pk.size(); i++) {
-      parts.add(pk.get(i).name() + "=" + text(pk.get(i), rs.getBytes(i + 1)));
+      parts.add(pk.get(i).name() + "=" + text(pk.get(i), key.value(i)));
     }
     return parts.size() == 1 ? parts.get(0) : "(" + String.join(", ", parts) + ")";
   }

@@ -84,6 +84,24 @@ public final class KeysetSql {
   }
 
   /**
+   * {@code key = ?}: the row with a key, equal in the key columns' collations and types (as the
+   * primary key's uniqueness counts it).
+   */
+  public static Predicate equalTo(List<ColumnDef> key) {
+    StringBuilder sql = new StringBuilder("(");
+    List<Bind> binds = new ArrayList<>();
+    List<Operand> left = columns(key);
+    List<Operand> right = parameters(key, 0);
+    for (int i = 0; i < key.size(); i++) {
+      if (i > 0) {
+        sql.append(" AND ");
+      }
+      append(sql, binds, left.get(i), "=", right.get(i));
+    }
+    return new Predicate(sql.append(")").toString(), binds, key);
+  }
+
+  /**
    * {@code first < second} for two bound keys, evaluated by the server in the key columns'
    * collations and types: the way to order two keys without a client-side comparator.
    */

@@ -63,6 +63,15 @@ class KeysetSqlTest {
   }
 
   @Test
+  void equalityIsEveryColumnEqualInItsCollation() {
+    KeysetSql.Predicate p = KeysetSql.equalTo(List.of(A, B));
+    assertEquals(
+        "(`a` = CAST(? AS SIGNED) AND `b` = CONVERT(? USING utf8mb4) COLLATE utf8mb4_general_ci)",
+        p.sql());
+    assertEquals(List.of(new KeysetSql.Bind(0, 0), new KeysetSql.Bind(0, 1)), p.binds());
+  }
+
+  @Test
   void threeColumnsBindEachPrefixInOrder() {
     KeysetSql.Predicate p = KeysetSql.after(List.of(A, B, C));
     assertEquals(
