@@ -188,7 +188,9 @@ final class SourceKeys {
         + b.shard()
         + ", whose rows meet in target "
         + common.stream().map(ShardServer::shard).collect(Collectors.joining(", "))
-        + " ("
+        + " (as "
+        + b.shard()
+        + " holds them: "
         + f.keys()
         + "): a target holds each key once, so the copy would keep one row of each pair; give"
         + " those rows keys of their own first (e.g. ids from a sequence, docs/router.md"

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * twice is refused at create, naming each table, how many keys and the first few, before anything
  * is written. {@code orders} (keyed by {@code id}, placed by {@code customer_id}) has 6 ids on both
  * sources, found across the check's chunks; {@code tags} has a name that differs only in case,
- * equal in its case-insensitive collation; {@code notes}, whose key holds its sharding column, has
+ * equal in its case-insensitive collation (named as the second source holds it); {@code notes}, whose key holds its sharding column, has
  * the same ids on both sources without any collision and is not named.
  */
 @ExtendWith(LocalClusterExtension.class)
@@ -96,13 +96,13 @@ class SourceKeysIT {
     assertTrue(
         m.contains(
             "table orders: 6 primary keys are on both sources -40 and 40-80, whose rows meet in"
-                + " target -80 (id=1195, id=1196, id=1197, id=1198, id=1199 and 1 more): a target"
+                + " target -80 (as 40-80 holds them: id=1195, id=1196, id=1197, id=1198, id=1199 and 1 more): a target"
                 + " holds each key once"),
         m);
     assertTrue(
         m.contains(
             "table tags: 1 primary key is on both sources -40 and 40-80, whose rows meet in"
-                + " target -80 (name=Red)"),
+                + " target -80 (as 40-80 holds them: name=red)"),
         m);
     assertFalse(m.contains("table notes"), "a key that holds the sharding column: " + m);
     assertFalse(WrittenNothing.databaseExists(cluster.spares().get(0), ks), "no target database");
