@@ -2,6 +2,7 @@ package io.reshard.daemon;
 
 import io.reshard.cdc.KeyspaceStream;
 import io.reshard.cdc.KeyspaceStreamConfig;
+import io.reshard.cdc.KeyspaceTopicFormException;
 import io.reshard.router.KafkaShardMapSource;
 import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapNotFoundException;
@@ -140,6 +141,9 @@ public final class KeyspaceStreamService implements DaemonService {
         s.run();
       } catch (ProducerFencedException e) {
         fail("another keyspace stream of " + stream.keyspace() + " took over: " + e.getMessage());
+        return;
+      } catch (KeyspaceTopicFormException e) {
+        fail(e.getMessage()); // the operator chooses: the old form again, or a new topic
         return;
       } catch (Exception e) {
         if (stopRequest.getCount() == 0) {

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * twice is refused at create, naming each table, how many keys and the first few, before anything
  * is written. {@code orders} (keyed by {@code id}, placed by {@code customer_id}) has 6 ids on both
  * sources, found across the check's chunks; {@code tags} has a name that differs only in case,
- * equal in its case-insensitive collation (named as the second source holds it); {@code notes}, whose key holds its sharding column, has
- * the same ids on both sources without any collision and is not named.
+ * equal in its case-insensitive collation (named as the second source holds it); {@code notes},
+ * whose key holds its sharding column, has the same ids on both sources without any collision and
+ * is not named.
  */
 @ExtendWith(LocalClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

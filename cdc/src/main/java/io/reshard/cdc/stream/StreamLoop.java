@@ -98,6 +98,7 @@ public final class StreamLoop {
   public void run() throws Exception {
     try (Admin admin = Admin.create(adminProperties())) {
       partitionCount = ensureTopic(admin);
+      TopicForm.requireSame(config, partitionCount);
       records =
           new KeyspaceRecords(
               config.keyspace(),
