@@ -103,7 +103,7 @@ public final class ReshardCli {
     byName.values().forEach(cli::addSubcommand);
     cli.setExitCodeExceptionMapper(ErrorHandler::exitCodeOf);
     cli.setExecutionExceptionHandler(new ErrorHandler());
-    cli.setParameterExceptionHandler(new UsageErrorHandler(cli.getParameterExceptionHandler()));
+    cli.setParameterExceptionHandler(new UsageErrorHandler());
     return cli;
   }
 

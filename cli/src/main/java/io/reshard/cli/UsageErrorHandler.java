@@ -6,30 +6,42 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * Handles usage errors (an unknown option, a missing argument, a bad value, a {@link
- * ParameterException} a command throws): picocli's own handler prints the message and the usage
- * help on standard error and gives {@link ExitCodes#USAGE}; then, if the command line asks for
- * {@code --output json} and the failing command (or a subcommand of it) takes {@code --output}, the
- * {@link FailureDocument} goes to standard output. Picocli routes these errors here, not to {@link
- * ErrorHandler}. Thread-safe.
+ * ParameterException} a command throws): the message goes to standard error with picocli's
+ * suggestions for a misspelt name, or else a pointer to the command's {@code --help}, and the exit
+ * code is {@link ExitCodes#USAGE}; then, if the command line asks for {@code --output json} and the
+ * failing command (or a subcommand of it) takes {@code --output}, the {@link FailureDocument} goes
+ * to standard output. Picocli routes these errors here, not to {@link ErrorHandler}. Thread-safe.
  */
 final class UsageErrorHandler implements IParameterExceptionHandler {
-  private final IParameterExceptionHandler text;
-
-  /**
-   * @param text the handler that prints the error for humans (picocli's default)
-   */
-  UsageErrorHandler(IParameterExceptionHandler text) {
-    this.text = text;
-  }
+  UsageErrorHandler() {}
 
   @Override
   public int handleParseException(ParameterException ex, String[] args) throws Exception {
-    int code = text.handleParseException(ex, args);
     CommandLine cmd = ex.getCommandLine();
+    int code = brief(ex, cmd);
     if (FailureDocument.requested(args) && takesOutput(cmd)) {
       FailureDocument.print(cmd.getOut(), ex.getMessage(), code);
     }
     return code;
+  }
+
+  /**
+   * The message, picocli's suggestions for a misspelt name, and where the whole usage is: one
+   * screen of help after every typo hides the message, so it is not printed here.
+   */
+  private static int brief(ParameterException ex, CommandLine cmd) {
+    java.io.PrintWriter err = cmd.getErr();
+    err.println(cmd.getColorScheme().errorText(ex.getMessage()));
+    if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
+      err.println(
+          "See `"
+              + cmd.getCommandSpec().qualifiedName()
+              + " --help` for its options and arguments.");
+    }
+    err.flush();
+    return cmd.getExitCodeExceptionMapper() != null
+        ? cmd.getExitCodeExceptionMapper().getExitCode(ex)
+        : cmd.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   /**

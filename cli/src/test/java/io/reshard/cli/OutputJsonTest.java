@@ -109,6 +109,21 @@ class OutputJsonTest {
   }
 
   @Test
+  void aUsageErrorSaysWhatIsWrongAndWhereTheHelpIsNotTheWholeHelp() throws Exception {
+    Run missing = run("workflow", "create", "--cluster", tmp.toString(), "split");
+    assertEquals(ExitCodes.USAGE, missing.exitCode(), missing.err());
+    assertTrue(missing.err().contains("Missing required option"), missing.err());
+    assertTrue(
+        missing.err().contains("See `reshard workflow create --help` for its options"),
+        missing.err());
+    assertTrue(!missing.err().contains("Usage:"), "no page of help after it: " + missing.err());
+    Run typo = run("workflow", "stauts", "--cluster", tmp.toString(), "w");
+    assertEquals(ExitCodes.USAGE, typo.exitCode(), typo.err());
+    assertTrue(typo.err().contains("Did you mean"), "picocli's suggestion: " + typo.err());
+    assertTrue(typo.err().contains("status"), typo.err());
+  }
+
+  @Test
   void aVSchemaFileThatDoesNotExistIsAUsageErrorThatSaysSo() throws Exception {
     String missing = tmp.resolve("nofile.json").toString();
     for (String verb : List.of("init", "set-vschema")) {
