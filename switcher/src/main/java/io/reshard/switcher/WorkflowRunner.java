@@ -383,9 +383,16 @@ public final class WorkflowRunner implements AutoCloseable {
     return CaptureGaps.repairCommand(spec.name());
   }
 
-  /** The largest apply lag of the forward streams, in ms. */
+  /**
+   * The largest apply lag of the streams that run, in ms: the forward streams before the write
+   * switch, the reverse streams after it (the forward ones have stopped at G then).
+   */
   public long maxLagMillis() {
-    return streams.forward().values().stream().mapToLong(a -> a.lagMillis()).max().orElse(0);
+    return java.util.stream.Stream.concat(
+            streams.forward().values().stream(), streams.reverse().values().stream())
+        .mapToLong(a -> a.lagMillis())
+        .max()
+        .orElse(0);
   }
 
   /** Stops this runner's streams (and its own captures); the stored state stays. */

@@ -9,7 +9,8 @@ import java.util.Map;
  * the running process knows. Immutable.
  *
  * @param workflow the stored record
- * @param maxLagMillis the largest apply lag of the forward streams, in ms (0 when caught up)
+ * @param maxLagMillis the largest apply lag of the streams that run (forward, or reverse after the
+ *     write switch), in ms (0 when caught up)
  * @param streams every running stream
  * @param copy the copy's progress, or null if no copy ran in this process
  * @param diff what the running diff is comparing, or null if none runs
