@@ -94,6 +94,18 @@ class MySqlLifecycleIT {
     cluster.execute(source, "SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF");
   }
 
+  /** {@code reshard plan} reads the MySQL shard's rows: two ranges covering the keyspace. */
+  private void assertPlanCoversTheKeyspace() throws Exception {
+    Run plan = ops.cli("plan", "--keyspace", ks, "--shards", "2", "--output", "json");
+    assertEquals(0, plan.exit(), plan.out() + plan.err());
+    com.fasterxml.jackson.databind.JsonNode p = new ObjectMapper().readTree(plan.out());
+    assertTrue(p.at("/sample/counted_rows").asLong() >= 400, plan.out());
+    List<KeyRange> targets = new ArrayList<>();
+    p.get("targets").forEach(t -> targets.add(KeyRange.parse(t.get("range").asText())));
+    assertEquals(2, targets.size(), plan.out());
+    assertEquals(KeyRange.FULL, KeyRange.mergeAll(targets), plan.out());
+  }
+
   @Test
   void splitReverseSwitchAgainAndCompleteOnMySql() throws Exception {
     for (int id = 1; id <= 400; id++) {
@@ -105,6 +117,7 @@ class MySqlLifecycleIT {
         ops.cli(
             "keyspace", "init", "--keyspace", ks, "--vschema", vschema.toString(), "--shards=-");
     assertEquals(0, init.exit(), init.err());
+    assertPlanCoversTheKeyspace();
 
     AtomicBoolean stop = new AtomicBoolean();
     Writer writer = new Writer(new Random(17));
