@@ -98,7 +98,7 @@ class MySqlLifecycleIT {
   private void assertPlanCoversTheKeyspace() throws Exception {
     Run plan = ops.cli("plan", "--keyspace", ks, "--shards", "2", "--output", "json");
     assertEquals(0, plan.exit(), plan.out() + plan.err());
-    com.fasterxml.jackson.databind.JsonNode p = new ObjectMapper().readTree(plan.out());
+    com.fasterxml.jackson.databind.JsonNode p = JSON.readTree(plan.out());
     assertTrue(p.at("/sample/counted_rows").asLong() >= 400, plan.out());
     List<KeyRange> targets = new ArrayList<>();
     p.get("targets").forEach(t -> targets.add(KeyRange.parse(t.get("range").asText())));
