@@ -95,6 +95,13 @@ final class CliSession {
     return reshard(a.toArray(String[]::new));
   }
 
+  /** {@code reshard VERB --cluster=DIR ARGS...}, for a verb without subverbs ({@code plan}). */
+  Run verb(String verb, String... args) throws Exception {
+    List<String> a = new ArrayList<>(List.of(verb, "--cluster=" + dir));
+    a.addAll(List.of(args));
+    return reshard(a.toArray(String[]::new));
+  }
+
   /** A temporary file holding {@code text} (a vschema), deleted by {@link #close}. */
   String file(String text) throws Exception {
     Path f = Files.createTempFile("vschema", ".json");

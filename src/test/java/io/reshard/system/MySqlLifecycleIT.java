@@ -96,7 +96,7 @@ class MySqlLifecycleIT {
 
   /** {@code reshard plan} reads the MySQL shard's rows: two ranges covering the keyspace. */
   private void assertPlanCoversTheKeyspace() throws Exception {
-    Run plan = ops.cli("plan", "--keyspace", ks, "--shards", "2", "--output", "json");
+    Run plan = ops.verb("plan", "--keyspace", ks, "--shards", "2", "--output", "json");
     assertEquals(0, plan.exit(), plan.out() + plan.err());
     com.fasterxml.jackson.databind.JsonNode p = JSON.readTree(plan.out());
     assertTrue(p.at("/sample/counted_rows").asLong() >= 400, plan.out());
