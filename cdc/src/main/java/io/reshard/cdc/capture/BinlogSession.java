@@ -71,8 +71,20 @@ final class BinlogSession implements AutoCloseable {
   private static EventDeserializer deserializer(
       MariaDbCharsets charsets, boolean mariaDb, CaptureConfig config) {
     Map<Long, BinlogTable> tables = new HashMap<>(); // reader thread only
-    EventDeserializer d = new EventDeserializer();
     TableMapParser parser = new TableMapParser(charsets, mariaDb, config.capturedDatabases());
+    EventDeserializer d = parsers(new EventDeserializer(), parser, tables, config);
+    // MySQL's compressed transactions: their events through the same parsers and table cache
+    EventDeserializer inner = parsers(new EventDeserializer(), parser, tables, config);
+    d.setEventDataDeserializer(EventType.TRANSACTION_PAYLOAD, new TransactionPayloadParser(inner));
+    return d;
+  }
+
+  /** {@code d} with reshard's table-map and rows parsers, sharing {@code tables}. */
+  private static EventDeserializer parsers(
+      EventDeserializer d,
+      TableMapParser parser,
+      Map<Long, BinlogTable> tables,
+      CaptureConfig config) {
     d.setEventDataDeserializer(EventType.TABLE_MAP, new TableMapDeserializer(parser, tables));
     var dbs = config.capturedDatabases();
     for (EventType t : List.of(EventType.WRITE_ROWS, EventType.EXT_WRITE_ROWS)) {

@@ -3,6 +3,7 @@ package io.reshard.cdc.capture;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.GtidEventData;
 import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
@@ -165,17 +166,26 @@ final class CaptureLoop {
 
   private void handle(Event e) {
     EventHeaderV4 h = e.getHeader();
-    EventData d = e.getData();
-    if (d instanceof EventDeserializer.EventDataWrapper w) {
-      d = w.getExternal();
-    }
     if (h.getNextPosition() > 0) {
       nextPos = h.getNextPosition();
     }
     if (h.getTimestamp() > 0) {
       lastEventMillis = h.getTimestamp();
     }
-    switch (h.getEventType()) {
+    dispatch(h.getEventType(), data(e), h);
+  }
+
+  private static EventData data(Event e) {
+    EventData d = e.getData();
+    return d instanceof EventDeserializer.EventDataWrapper w ? w.getExternal() : d;
+  }
+
+  /**
+   * One event's work. {@code h} is the event's header, or for an event inside a compressed
+   * transaction the payload's (the binlog position and time records name).
+   */
+  private void dispatch(EventType type, EventData d, EventHeaderV4 h) {
+    switch (type) {
       case ROTATE -> {
         RotateEventData r = (RotateEventData) d;
         file = r.getBinlogFilename();
@@ -199,13 +209,12 @@ final class CaptureLoop {
       case QUERY -> statements.onQuery((QueryEventData) d, h, txn);
       case XID -> endTransaction();
       case XA_PREPARE -> throw unsupported("an XA transaction (XA PREPARE) cannot be captured");
-      // set on the source after capture started (preflight refuses both at start)
-      case TRANSACTION_PAYLOAD ->
-          throw unsupported(
-              "a compressed transaction payload (binlog_transaction_compression = ON) cannot be"
-                  + " captured yet; turn it off in every session that writes the captured tables"
-                  + " (SET SESSION binlog_transaction_compression = OFF there, and SET GLOBAL"
-                  + " binlog_transaction_compression = OFF for new sessions)");
+      case TRANSACTION_PAYLOAD -> {
+        for (Event inner : ((CompressedTransaction) d).events()) {
+          dispatch(inner.getHeader().getEventType(), data(inner), h);
+        }
+      }
+      // set on the source after capture started (preflight refuses it at start)
       case PARTIAL_UPDATE_ROWS_EVENT ->
           throw unsupported(
               "a partial JSON update (binlog_row_value_options = PARTIAL_JSON) has no full after"

@@ -161,11 +161,6 @@ final class Preflight {
     if (s.logBinCompress()) {
       p.add("log_bin_compress is ON: capture cannot read compressed events; turn it OFF");
     }
-    if (s.transactionCompression()) {
-      p.add(
-          "binlog_transaction_compression is ON: capture cannot read compressed transaction"
-              + " payloads yet; SET GLOBAL binlog_transaction_compression = OFF");
-    }
     if (s.partialJson()) {
       p.add(
           "binlog_row_value_options is PARTIAL_JSON: a partial JSON update carries no full after"
