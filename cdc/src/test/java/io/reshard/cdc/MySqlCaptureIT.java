@@ -111,6 +111,7 @@ class MySqlCaptureIT {
         st.execute("SET SESSION binlog_transaction_compression = OFF");
         st.execute("INSERT INTO zt VALUES (4, 'plain', NULL, NULL)"); // and one after it, plain
       }
+      assertTrue(payloadEvents(cluster, shard) > 0, "the server wrote a Transaction_payload");
       GtidPosition executed = CaptureSupport.binlogPosition(cluster, shard);
       CaptureSupport.awaitCommitted(engine, executed, Duration.ofSeconds(60));
       List<ChangeRecord> data =
@@ -143,6 +144,28 @@ class MySqlCaptureIT {
         "SET SESSION binlog_row_value_options = 'PARTIAL_JSON'",
         "UPDATE partial SET j = JSON_SET(j, '$.a', 3) WHERE id = 1",
         "SET GLOBAL binlog_row_value_options = ''");
+  }
+
+  /** The Transaction_payload events in the server's current binlog file. */
+  private static int payloadEvents(TestCluster cluster, ClusterDescriptor.Server shard)
+      throws Exception {
+    try (Connection c = cluster.connect(shard);
+        Statement st = c.createStatement()) {
+      String file;
+      try (java.sql.ResultSet rs = st.executeQuery("SHOW MASTER STATUS")) {
+        rs.next();
+        file = rs.getString(1);
+      }
+      int n = 0;
+      try (java.sql.ResultSet rs = st.executeQuery("SHOW BINLOG EVENTS IN '" + file + "'")) {
+        while (rs.next()) {
+          if ("Transaction_payload".equals(rs.getString("Event_type"))) {
+            n++;
+          }
+        }
+      }
+      return n;
+    }
   }
 
   /**
