@@ -102,6 +102,19 @@ final class CliSession {
     return reshard(a.toArray(String[]::new));
   }
 
+  /**
+   * {@code keyspace init} of {@code keyspace} with the vschema {@code vschemaJson} and {@code args}
+   * ({@code --shards=...}, {@code --servers=...}); asserts that it published.
+   */
+  void initKeyspace(String keyspace, String vschemaJson, String... args) throws Exception {
+    List<String> a =
+        new ArrayList<>(
+            List.of("keyspace", "init", "--keyspace", keyspace, "--vschema", file(vschemaJson)));
+    a.addAll(List.of(args));
+    Run r = cli(a.toArray(String[]::new));
+    assertEquals(0, r.exit(), r.out() + r.err());
+  }
+
   /** A temporary file holding {@code text} (a vschema), deleted by {@link #close}. */
   String file(String text) throws Exception {
     Path f = Files.createTempFile("vschema", ".json");

@@ -573,22 +573,15 @@ class KeyspaceStreamIT {
           KINDS,
           "INSERT INTO items VALUES " + rows);
     }
-    Run init =
-        ops.cli(
-            "keyspace",
-            "init",
-            "--keyspace",
-            ks,
-            "--vschema",
-            ops.file(
-                "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}},"
-                    + " \"tables\": {\"items\": {\"column_vindexes\": [{\"column\": \"id\","
-                    + " \"name\": \"hash\"}]}, \"probes\": {\"column_vindexes\":"
-                    + " [{\"column\": \"id\", \"name\": \"hash\"}]}, \"kinds\":"
-                    + " {\"column_vindexes\": [{\"column\": \"id\", \"name\": \"hash\"}]}}}"),
-            "--shards=-80,80-",
-            "--servers=" + a.name() + "," + b.name());
-    assertEquals(0, init.exit(), init.err());
+    ops.initKeyspace(
+        ks,
+        "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}},"
+            + " \"tables\": {\"items\": {\"column_vindexes\": [{\"column\": \"id\","
+            + " \"name\": \"hash\"}]}, \"probes\": {\"column_vindexes\":"
+            + " [{\"column\": \"id\", \"name\": \"hash\"}]}, \"kinds\":"
+            + " {\"column_vindexes\": [{\"column\": \"id\", \"name\": \"hash\"}]}}}",
+        "--shards=-80,80-",
+        "--servers=" + a.name() + "," + b.name());
   }
 
   /** The top two bits of a row's keyspace id: rows alike stay on one shard through every move. */

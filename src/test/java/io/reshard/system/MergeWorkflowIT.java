@@ -178,20 +178,13 @@ class MergeWorkflowIT {
           TABLE,
           "INSERT INTO items VALUES " + rows);
     }
-    Run init =
-        ops.cli(
-            "keyspace",
-            "init",
-            "--keyspace",
-            ks,
-            "--vschema",
-            ops.file(
-                "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}},"
-                    + " \"tables\": {\"items\": {\"column_vindexes\": [{\"column\": \"id\","
-                    + " \"name\": \"hash\"}]}}}"),
-            "--shards=-80,80-",
-            "--servers=" + a.name() + "," + b.name());
-    assertEquals(0, init.exit(), init.err());
+    ops.initKeyspace(
+        ks,
+        "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}},"
+            + " \"tables\": {\"items\": {\"column_vindexes\": [{\"column\": \"id\","
+            + " \"name\": \"hash\"}]}}}",
+        "--shards=-80,80-",
+        "--servers=" + a.name() + "," + b.name());
     ops.startDaemon();
   }
 

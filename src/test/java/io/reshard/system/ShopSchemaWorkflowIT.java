@@ -259,38 +259,25 @@ class ShopSchemaWorkflowIT {
   }
 
   private void initKeyspaces() throws Exception {
-    Run seqInit =
-        ops.cli(
-            "keyspace",
-            "init",
-            "--keyspace",
-            seq,
-            "--vschema",
-            ops.file("{\"tables\": {\"orders_seq\": {\"type\": \"sequence\"}}}"),
-            "--shards=-",
-            "--servers=" + seqServer.name());
-    assertEquals(0, seqInit.exit(), seqInit.err());
-    Run init =
-        ops.cli(
-            "keyspace",
-            "init",
-            "--keyspace",
-            ks,
-            "--vschema",
-            ops.file(
-                "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}}, \"tables\": {"
-                    + "\"customers\": {\"column_vindexes\": [{\"column\": \"id\", \"name\":"
-                    + " \"hash\"}]},"
-                    + " \"orders\": {\"column_vindexes\": [{\"column\": \"customer_id\", \"name\":"
-                    + " \"hash\"}], \"auto_increment\": {\"column\": \"id\", \"sequence\": \""
-                    + seq
-                    + ".orders_seq\"}},"
-                    + " \"order_log\": {\"column_vindexes\": [{\"column\": \"customer_id\","
-                    + " \"name\": \"hash\"}]},"
-                    + " \"coupons\": {\"column_vindexes\": [{\"column\": \"customer_id\","
-                    + " \"name\": \"hash\"}]}}}"),
-            "--shards=" + String.join(",", SHARDS));
-    assertEquals(0, init.exit(), init.err());
+    ops.initKeyspace(
+        seq,
+        "{\"tables\": {\"orders_seq\": {\"type\": \"sequence\"}}}",
+        "--shards=-",
+        "--servers=" + seqServer.name());
+    ops.initKeyspace(
+        ks,
+        "{\"sharded\": true, \"vindexes\": {\"hash\": {\"type\": \"hash\"}}, \"tables\": {"
+            + "\"customers\": {\"column_vindexes\": [{\"column\": \"id\", \"name\":"
+            + " \"hash\"}]},"
+            + " \"orders\": {\"column_vindexes\": [{\"column\": \"customer_id\", \"name\":"
+            + " \"hash\"}], \"auto_increment\": {\"column\": \"id\", \"sequence\": \""
+            + seq
+            + ".orders_seq\"}},"
+            + " \"order_log\": {\"column_vindexes\": [{\"column\": \"customer_id\","
+            + " \"name\": \"hash\"}]},"
+            + " \"coupons\": {\"column_vindexes\": [{\"column\": \"customer_id\","
+            + " \"name\": \"hash\"}]}}}",
+        "--shards=" + String.join(",", SHARDS));
   }
 
   private Run createShop(String... choices) throws Exception {

@@ -47,13 +47,8 @@ class CarriedObjectsIT {
 
   CarriedObjectsIT(TestCluster cluster) throws Exception {
     this.cluster = cluster;
-    this.topic =
-        ShardMapTopicConfig.builder()
-            .bootstrapServers(cluster.bootstrap())
-            .topic(cluster.topicPrefix() + ".shardmaps")
-            .transactionalIdPrefix(cluster.topicPrefix() + "-shardmap-")
-            .build();
-    this.store = KafkaWorkflowStore.open(cluster.bootstrap(), cluster.topicPrefix() + ".workflows");
+    this.topic = WrittenNothing.shardMapTopic(cluster);
+    this.store = WrittenNothing.store(cluster);
     this.engine = new WorkflowEngine(store, Clock.systemUTC());
     cluster.execute(
         cluster.shards().get(3),

@@ -39,13 +39,8 @@ class CreateRefusalsIT {
   CreateRefusalsIT(TestCluster cluster) throws Exception {
     this.cluster = cluster;
     this.ks = cluster.database();
-    this.topic =
-        ShardMapTopicConfig.builder()
-            .bootstrapServers(cluster.bootstrap())
-            .topic(cluster.topicPrefix() + ".shardmaps")
-            .transactionalIdPrefix(cluster.topicPrefix() + "-shardmap-")
-            .build();
-    this.store = KafkaWorkflowStore.open(cluster.bootstrap(), cluster.topicPrefix() + ".workflows");
+    this.topic = WrittenNothing.shardMapTopic(cluster);
+    this.store = WrittenNothing.store(cluster);
     this.engine = new WorkflowEngine(store, Clock.systemUTC());
     ClusterDescriptor.Server source = cluster.shards().get(3);
     cluster.execute(

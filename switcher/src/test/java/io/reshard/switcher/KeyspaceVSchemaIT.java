@@ -54,12 +54,7 @@ class KeyspaceVSchemaIT {
   KeyspaceVSchemaIT(TestCluster cluster) throws Exception {
     this.cluster = cluster;
     this.ks = cluster.database();
-    this.topic =
-        ShardMapTopicConfig.builder()
-            .bootstrapServers(cluster.bootstrap())
-            .topic(cluster.topicPrefix() + ".shardmaps")
-            .transactionalIdPrefix(cluster.topicPrefix() + "-shardmap-")
-            .build();
+    this.topic = WrittenNothing.shardMapTopic(cluster);
     this.shards = WrittenNothing.shards(cluster);
     for (ClusterDescriptor.Server s : cluster.shards()) {
       cluster.execute(
@@ -423,7 +418,7 @@ class KeyspaceVSchemaIT {
   }
 
   private KafkaWorkflowStore workflows() {
-    return KafkaWorkflowStore.open(cluster.bootstrap(), cluster.topicPrefix() + ".workflows");
+    return WrittenNothing.store(cluster);
   }
 
   /** The shard map's endpoint references are the cluster's server names. */

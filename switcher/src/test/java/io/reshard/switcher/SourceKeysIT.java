@@ -52,13 +52,8 @@ class SourceKeysIT {
   SourceKeysIT(TestCluster cluster) throws Exception {
     this.cluster = cluster;
     this.ks = cluster.database();
-    this.topic =
-        ShardMapTopicConfig.builder()
-            .bootstrapServers(cluster.bootstrap())
-            .topic(cluster.topicPrefix() + ".shardmaps")
-            .transactionalIdPrefix(cluster.topicPrefix() + "-shardmap-")
-            .build();
-    this.store = KafkaWorkflowStore.open(cluster.bootstrap(), cluster.topicPrefix() + ".workflows");
+    this.topic = WrittenNothing.shardMapTopic(cluster);
+    this.store = WrittenNothing.store(cluster);
     seed(cluster.shards().get(0), customerIn("-40"), 1, 1200, "Red");
     seed(cluster.shards().get(1), customerIn("40-80"), 1195, 1210, "red");
     for (ClusterDescriptor.Server spare : cluster.spares()) {

@@ -30,6 +30,20 @@ final class WrittenNothing {
   }
 
   /** Shard {@code shard} on {@code s}; capture would present server id 9000 + the server's id. */
+  /** The test class's own shard map topic (and transactional ids). */
+  static io.reshard.router.ShardMapTopicConfig shardMapTopic(TestCluster cluster) {
+    return io.reshard.router.ShardMapTopicConfig.builder()
+        .bootstrapServers(cluster.bootstrap())
+        .topic(cluster.topicPrefix() + ".shardmaps")
+        .transactionalIdPrefix(cluster.topicPrefix() + "-shardmap-")
+        .build();
+  }
+
+  /** The test class's own workflow store. */
+  static KafkaWorkflowStore store(TestCluster cluster) {
+    return KafkaWorkflowStore.open(cluster.bootstrap(), cluster.topicPrefix() + ".workflows");
+  }
+
   static ShardServer server(String shard, ClusterDescriptor.Server s) {
     return new ShardServer(shard, s.name(), s.host(), s.port(), s.user(), "", 9000 + s.serverId());
   }
