@@ -76,14 +76,16 @@ final class AdminClient {
     try {
       return post(workflow, action, params);
     } catch (CommandFailure e) {
+      String m = e.getMessage();
       throw new CommandFailure(
           ExitCodes.RETRY_LATER,
-          e.getMessage()
-              + ". The outcome of "
+          m
+              + (m.endsWith(".") || m.endsWith("?") ? " The" : ". The")
+              + " outcome of "
               + action
               + " is unknown: see `reshard workflow status "
               + workflow
-              + "`. A daemon that died takes the workflow up when it starts again (with --cluster"
+              + "` (with this command's --cluster or --config). A daemon that died takes the workflow up when it starts again (with --cluster"
               + " the next workflow command starts it): a switch cut short before its journal is"
               + " rolled back, one after it is finished");
     }

@@ -20,7 +20,7 @@ final class UsageErrorHandler implements IParameterExceptionHandler {
     CommandLine cmd = ex.getCommandLine();
     int code = brief(ex, cmd);
     if (FailureDocument.requested(args) && takesOutput(cmd)) {
-      FailureDocument.print(cmd.getOut(), ex.getMessage(), code);
+      FailureDocument.print(cmd.getOut(), message(ex, cmd), code);
     }
     return code;
   }
@@ -31,7 +31,7 @@ final class UsageErrorHandler implements IParameterExceptionHandler {
    */
   private static int brief(ParameterException ex, CommandLine cmd) {
     java.io.PrintWriter err = cmd.getErr();
-    err.println(cmd.getColorScheme().errorText(ex.getMessage()));
+    err.println(cmd.getColorScheme().errorText(message(ex, cmd)));
     if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
       err.println(
           "See `"
@@ -42,6 +42,25 @@ final class UsageErrorHandler implements IParameterExceptionHandler {
     return cmd.getExitCodeExceptionMapper() != null
         ? cmd.getExitCodeExceptionMapper().getExitCode(ex)
         : cmd.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  /**
+   * The error's message; for a misspelt verb (an unmatched first argument of a command that has
+   * subcommands) its name, not picocli's list of every argument left over.
+   */
+  static String message(ParameterException ex, CommandLine cmd) {
+    if (ex instanceof CommandLine.UnmatchedArgumentException u
+        && !cmd.getSubcommands().isEmpty()
+        && !u.getUnmatched().isEmpty()
+        && !u.getUnmatched().get(0).startsWith("-")) {
+      return "`"
+          + cmd.getCommandSpec().qualifiedName()
+          + "` has no command "
+          + u.getUnmatched().get(0)
+          + "; its commands are "
+          + String.join(", ", cmd.getSubcommands().keySet());
+    }
+    return ex.getMessage();
   }
 
   /**

@@ -119,8 +119,12 @@ class OutputJsonTest {
     assertTrue(!missing.err().contains("Usage:"), "no page of help after it: " + missing.err());
     Run typo = run("workflow", "stauts", "--cluster", tmp.toString(), "w");
     assertEquals(ExitCodes.USAGE, typo.exitCode(), typo.err());
+    assertTrue(
+        typo.err().startsWith("`reshard workflow` has no command stauts; its commands are "),
+        typo.err());
     assertTrue(typo.err().contains("Did you mean"), "picocli's suggestion: " + typo.err());
     assertTrue(typo.err().contains("status"), typo.err());
+    assertTrue(!typo.err().contains("Unmatched arguments"), typo.err());
   }
 
   @Test
