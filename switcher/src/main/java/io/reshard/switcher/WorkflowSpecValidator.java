@@ -154,7 +154,7 @@ public final class WorkflowSpecValidator {
                   + " has no shard "
                   + sources.get(i)
                   + "; its shards are "
-                  + map.get().shards().stream().map(Shard::name).toList());
+                  + map.get().shards().stream().map(WorkflowSpecValidator::described).toList());
         }
       }
     }
@@ -182,6 +182,11 @@ public final class WorkflowSpecValidator {
       servers.put(targets.get(i), targetServers.get(i));
     }
     return new Request(name, keyspace, sources, targets, targetServers, servers);
+  }
+
+  /** A shard's name, marked when it serves neither reads nor writes (a source being retired). */
+  private static String described(Shard s) {
+    return s.servesReads() || s.servesWrites() ? s.name() : s.name() + " (serves nothing)";
   }
 
   /** A comma-separated list of shard names, lower case, each stripped. */

@@ -424,4 +424,26 @@ class WorkflowSpecValidatorTest {
             .size(),
         "a target of a workflow that handed writes over was captured");
   }
+
+  @Test
+  void aMissingSourceIsNamedBesideTheShardsAndOneBeingRetiredSaysSo() {
+    ShardMap withRetired =
+        ShardMap.first(
+            "chat",
+            MAP.vschema(),
+            List.of(
+                new ShardAssignment(KeyRange.parse("-"), "db1", false, false),
+                new ShardAssignment(KeyRange.parse("-80"), "db5", true, true),
+                new ShardAssignment(KeyRange.parse("80-"), "db6", true, true)));
+    map = Optional.of(withRetired);
+    SwitchRefusedException e =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                validator()
+                    .validate("w", params("keyspace", "chat", "source", "-90", "targets", "-40")));
+    assertTrue(
+        e.getMessage().contains("has no shard -90; its shards are [-80, - (serves nothing), 80-]"),
+        e.getMessage());
+  }
 }
