@@ -180,6 +180,9 @@ final class WorkflowStatusCommand implements Callable<Integer> {
     if (w.hasNonNull("schema_warning")) {
       out.println("  WARNING:        " + w.get("schema_warning").asText());
     }
+    if (w.path("stale").asBoolean(false)) {
+      out.println("  NOTE:           " + w.path("stale_reason").asText());
+    }
   }
 
   /** A workflow in a final state: nothing of it runs any more. */

@@ -22,8 +22,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -83,6 +87,18 @@ public final class AdminServer implements DaemonService {
   private volatile ServiceState state = ServiceState.NEW;
   private HttpServer server;
   private ExecutorService executor;
+
+  /** How long {@code GET /workflows/NAME} waits for the workflows topic before it answers. */
+  static final java.time.Duration STORE_WAIT = java.time.Duration.ofSeconds(3);
+
+  /** Reads of the workflows topic, so that a request can stop waiting for one. */
+  private final ExecutorService loads =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "admin-workflow-read");
+            t.setDaemon(true);
+            return t;
+          });
 
   /**
    * @param config gives {@code admin.bind}, {@code admin.port}, {@code admin.token}, and the
@@ -195,6 +211,7 @@ public final class AdminServer implements DaemonService {
     if (server != null) {
       server.stop(0);
       executor.shutdownNow();
+      loads.shutdownNow();
     }
     state = ServiceState.STOPPED;
   }
@@ -268,14 +285,48 @@ public final class AdminServer implements DaemonService {
     }
   }
 
+  /**
+   * One workflow's record. A workflow this daemon runs is answered from its own record when the
+   * workflows topic does not answer within {@link #STORE_WAIT} (the broker is down, say), marked
+   * {@code stale}: a status, and a {@code create --wait}, go on through a broker outage.
+   */
   private int oneWorkflow(HttpExchange ex, String name) throws IOException {
+    Future<Optional<Workflow>> load = loads.submit(() -> workflows.load(name));
     try {
-      return workflows
-          .load(name)
+      return load.get(STORE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
           .map(w -> uncheckedJson(ex, 200, liveView(w)))
           .orElseGet(() -> uncheckedError(ex, 404, "no workflow named " + name));
-    } catch (ReshardException e) {
-      return error(ex, 503, "cannot read the workflows: " + e.getMessage());
+    } catch (TimeoutException e) {
+      Optional<Workflow> own = actions.hostedRecord(name);
+      if (own.isEmpty()) {
+        return error(
+            ex,
+            503,
+            "cannot read the workflows: the workflows topic did not answer within "
+                + STORE_WAIT.toSeconds()
+                + " s; is the broker at "
+                + config.bootstrapServers()
+                + " running?");
+      }
+      Map<String, Object> v = liveView(own.get());
+      v.put("stale", true);
+      v.put(
+          "stale_reason",
+          "the workflows topic did not answer within "
+              + STORE_WAIT.toSeconds()
+              + " s (is the broker at "
+              + config.bootstrapServers()
+              + " running?); this is the record as this daemon, which runs the workflow, last"
+              + " wrote or read it");
+      return json(ex, 200, v);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof ReshardException r) {
+        return error(ex, 503, "cannot read the workflows: " + r.getMessage());
+      }
+      throw new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return error(ex, 503, "interrupted while reading the workflows");
     }
   }
 

@@ -78,6 +78,15 @@ public interface WorkflowActions {
   }
 
   /**
+   * The record of {@code workflow} as the process running it last wrote or read it, if this process
+   * runs it: what {@code GET /workflows/NAME} answers while the workflows topic cannot be read.
+   * Empty by default.
+   */
+  default java.util.Optional<io.reshard.switcher.Workflow> hostedRecord(String workflow) {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * The actions of a daemon without workflow runners: {@code NOT_FOUND} for a workflow that {@code
    * store} does not hold, {@code UNSUPPORTED} otherwise.
    */

@@ -590,6 +590,12 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   }
 
   @Override
+  public Optional<Workflow> hostedRecord(String workflow) {
+    HostedWorkflow h = hosted.get(workflow);
+    return h == null ? Optional.empty() : Optional.ofNullable(h.runner.workflow());
+  }
+
+  @Override
   public Map<String, Object> details(String workflow) {
     HostedWorkflow h = hosted.get(workflow);
     if (h == null) {

@@ -258,6 +258,67 @@ class AdminServerTest {
   }
 
   @Test
+  void aHostedWorkflowIsAnsweredFromItsOwnRecordWhileTheTopicDoesNotAnswer() throws Exception {
+    server.stop();
+    java.util.concurrent.CountDownLatch topicDown = new java.util.concurrent.CountDownLatch(1);
+    io.reshard.switcher.WorkflowStore hanging =
+        new io.reshard.switcher.WorkflowStore() {
+          @Override
+          public void save(Workflow w) {}
+
+          @Override
+          public Optional<Workflow> load(String name) {
+            try {
+              topicDown.await(); // as a read of a topic whose broker is gone
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return Optional.empty();
+          }
+
+          @Override
+          public List<Workflow> list() {
+            return List.of();
+          }
+        };
+    Workflow own = store.load("split-c0").orElseThrow();
+    WorkflowActions actions =
+        new WorkflowActions() {
+          @Override
+          public Result perform(String workflow, String action, Map<String, String> params) {
+            return new Result(Outcome.REFUSED, "not here");
+          }
+
+          @Override
+          public Optional<Workflow> hostedRecord(String workflow) {
+            return workflow.equals("split-c0") ? Optional.of(own) : Optional.empty();
+          }
+        };
+    server = new AdminServer(config(TOKEN), () -> services, hanging, actions, registry);
+    server.start();
+    try {
+      long t0 = System.nanoTime();
+      HttpResponse<String> r =
+          send(HttpRequest.newBuilder(server.endpoint().resolve("/workflows/split-c0")));
+      long waited = (System.nanoTime() - t0) / 1_000_000;
+      assertEquals(200, r.statusCode(), r.body());
+      JsonNode v = JSON.readTree(r.body());
+      assertEquals("split-c0", v.get("name").asText());
+      assertTrue(v.get("stale").asBoolean(), r.body());
+      assertTrue(
+          v.get("stale_reason").asText().contains("the workflows topic did not answer within 3 s"),
+          r.body());
+      assertTrue(waited < 10_000, "answered after the wait, not the topic's timeout: " + waited);
+      HttpResponse<String> other =
+          send(HttpRequest.newBuilder(server.endpoint().resolve("/workflows/merge-80")));
+      assertEquals(503, other.statusCode(), "not hosted here: nothing to answer from");
+      assertTrue(other.body().contains("is the broker at 127.0.0.1:1 running?"), other.body());
+    } finally {
+      topicDown.countDown();
+    }
+  }
+
+  @Test
   void keyspacesAreTheViewsGiven() throws Exception {
     server.stop();
     server =
