@@ -43,6 +43,8 @@ public final class WorkflowRunner implements AutoCloseable {
   // guards the record changes a copy's thread and an action's thread may make at the same time
   private final Object records = new Object();
   private volatile CopyPhase copying;
+  // the last progress of the copy run before the current one, shown while the current one starts
+  private volatile CopyProgress earlierCopy;
   private volatile DiffPhase diffing;
   private volatile List<DiffReport> lastDiff = List.of();
   private volatile CutoverSteps lastCutoverSteps = new CutoverSteps();
@@ -121,6 +123,7 @@ public final class WorkflowRunner implements AutoCloseable {
   public Workflow copy(CopierConfig config) throws Exception {
     CopyPhase phase = new CopyPhase(spec, streams, engine, config);
     workflow = phase.start(workflow);
+    copyProgress().ifPresent(p -> earlierCopy = p);
     copying = phase;
     phase.copy(workflow);
     synchronized (records) {
@@ -141,10 +144,46 @@ public final class WorkflowRunner implements AutoCloseable {
     }
   }
 
-  /** The copy's progress, if a copy ran in this process. */
+  /**
+   * The copy's progress, if a copy ran in this process. A copy started again (after a failure)
+   * shows the earlier run's rows (without a rate) until it has counted its own, and once done
+   * without copying anything itself, the earlier run's rate: not "0 of ~0 rows" or "0 rows/s".
+   */
   public Optional<CopyProgress> copyProgress() {
     CopyPhase c = copying;
-    return c == null ? Optional.empty() : c.progress();
+    if (c == null) {
+      return Optional.empty();
+    }
+    Optional<CopyProgress> now = c.progress();
+    CopyProgress before = earlierCopy;
+    if (now.isEmpty() || before == null) {
+      return now;
+    }
+    CopyProgress p = now.get();
+    if (!p.done() && p.rowsCopied() == 0 && p.estimatedRows() == 0) {
+      // its rows, without a rate or a time left: nothing is copied until the new run counts
+      return Optional.of(
+          new CopyProgress(
+              before.workflow(),
+              before.tables(),
+              before.rowsCopied(),
+              before.estimatedRows(),
+              0,
+              Optional.empty(),
+              false));
+    }
+    if (p.done() && p.rowsPerSecond() == 0 && before.rowsPerSecond() > 0) {
+      return Optional.of(
+          new CopyProgress(
+              p.workflow(),
+              p.tables(),
+              p.rowsCopied(),
+              p.estimatedRows(),
+              before.rowsPerSecond(),
+              p.eta(),
+              true));
+    }
+    return now;
   }
 
   /**
