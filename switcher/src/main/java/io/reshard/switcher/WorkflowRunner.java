@@ -154,36 +154,36 @@ public final class WorkflowRunner implements AutoCloseable {
     if (c == null) {
       return Optional.empty();
     }
-    Optional<CopyProgress> now = c.progress();
-    CopyProgress before = earlierCopy;
-    if (now.isEmpty() || before == null) {
-      return now;
+    return c.progress().map(now -> shown(now, earlierCopy));
+  }
+
+  /** What {@link #copyProgress} shows of the current run {@code p}, given the one before it. */
+  static CopyProgress shown(CopyProgress p, CopyProgress before) {
+    if (before == null) {
+      return p;
     }
-    CopyProgress p = now.get();
     if (!p.done() && p.rowsCopied() == 0 && p.estimatedRows() == 0) {
       // its rows, without a rate or a time left: nothing is copied until the new run counts
-      return Optional.of(
-          new CopyProgress(
-              before.workflow(),
-              before.tables(),
-              before.rowsCopied(),
-              before.estimatedRows(),
-              0,
-              Optional.empty(),
-              false));
+      return new CopyProgress(
+          before.workflow(),
+          before.tables(),
+          before.rowsCopied(),
+          before.estimatedRows(),
+          0,
+          Optional.empty(),
+          false);
     }
     if (p.done() && p.rowsPerSecond() == 0 && before.rowsPerSecond() > 0) {
-      return Optional.of(
-          new CopyProgress(
-              p.workflow(),
-              p.tables(),
-              p.rowsCopied(),
-              p.estimatedRows(),
-              before.rowsPerSecond(),
-              p.eta(),
-              true));
+      return new CopyProgress(
+          p.workflow(),
+          p.tables(),
+          p.rowsCopied(),
+          p.estimatedRows(),
+          before.rowsPerSecond(),
+          p.eta(),
+          true);
     }
-    return now;
+    return p;
   }
 
   /**
