@@ -141,7 +141,12 @@ public final class WorkflowSpecValidator {
     Map<String, Shard> from = new LinkedHashMap<>();
     List<String> targetServers = List.of();
     if (map.isEmpty()) {
-      reasons.add("keyspace " + keyspace + " has no shard map; run `reshard keyspace init` first");
+      reasons.add(
+          "keyspace "
+              + keyspace
+              + " has no shard map; publish one first with `reshard keyspace init --keyspace "
+              + keyspace
+              + " --vschema FILE --shards=RANGES` (docs/workflow.md)");
     } else {
       for (int i = 0; i < sources.size(); i++) {
         Optional<Shard> shard = map.get().shard(sourceRanges.get(i));
@@ -312,8 +317,10 @@ public final class WorkflowSpecValidator {
                   + " on "
                   + server
                   + " would take for its own. Giving a shard's name to another server is not"
-                  + " supported yet; choose targets with other boundaries (docs/workflow.md"
-                  + " \"Shard names\")");
+                  + " supported yet, so a merge back onto a retired range is not possible; choose"
+                  + " targets no earlier shard had, e.g. merge with a neighbouring shard into a"
+                  + " wider range, or keep the shards as they are (docs/workflow.md \"Shard"
+                  + " names\")");
           break;
         }
       }

@@ -355,7 +355,8 @@ class KeyspaceVSchemaIT {
                         ks + "_none", VSchema.parse(GOOD), topic, workflows(), this::server)
                     .run());
     assertTrue(
-        e.getMessage().contains("has no shard map; run `reshard keyspace init`"), e.getMessage());
+        e.getMessage().contains("has no shard map; publish one first with `reshard keyspace init"),
+        e.getMessage());
   }
 
   @Test

@@ -121,8 +121,9 @@ class WorkflowSpecValidatorTest {
     SwitchRefusedException noMap =
         assertThrows(SwitchRefusedException.class, () -> validator().validate("w2", split()));
     assertEquals(
-        "workflow w2 not created: keyspace chat has no shard map; run `reshard keyspace init`"
-            + " first. Nothing was written",
+        "workflow w2 not created: keyspace chat has no shard map; publish one first with"
+            + " `reshard keyspace init --keyspace chat --vschema FILE --shards=RANGES`"
+            + " (docs/workflow.md). Nothing was written",
         noMap.getMessage());
     map = Optional.of(MAP);
     SwitchRefusedException noShard =
