@@ -49,8 +49,14 @@ public final class ShardMapPublisher implements AutoCloseable {
   private final String keyspace;
   private final String transactionalId;
   private final Admin admin;
-  private final Producer<String, String> producer;
+  private Producer<String, String> producer;
   private final ShardMapTopicReader reader;
+
+  /** The map being published again after a refused transaction: not another publisher's. */
+  private ShardMap pending;
+
+  /** True until this publisher's producer has committed a transaction. */
+  private boolean firstTransaction = true;
 
   /** Every version of the keyspace read so far; for a rewritten version, the last record wins. */
   private final TreeMap<Long, ShardMap> versions = new TreeMap<>();
@@ -155,7 +161,11 @@ public final class ShardMapPublisher implements AutoCloseable {
     }
     RecordMetadata written = write(next);
     versions.put(next.version(), next); // committed: part of this publisher's complete view
-    LOG.info("published {} at {} offset {}", next, config.topic(), written.offset());
+    LOG.info(
+        "published {} at {} offset {}",
+        next,
+        config.topic(),
+        written == null ? "(read back)" : written.offset());
   }
 
   /**
@@ -227,7 +237,7 @@ public final class ShardMapPublisher implements AutoCloseable {
           if (before != null && !before.equals(map)) {
             LOG.warn("{} was written again with other content; the later record wins", map);
           }
-          if (sawEverythingBefore && !map.equals(before) && !fenced) {
+          if (sawEverythingBefore && !map.equals(before) && !map.equals(pending) && !fenced) {
             fenced = true;
             LOG.warn(
                 "{} was published by another publisher of {}: publisher {} is fenced",
@@ -239,12 +249,78 @@ public final class ShardMapPublisher implements AutoCloseable {
     complete = true;
   }
 
-  /** Writes {@code map} in one transaction. */
+  /**
+   * Writes {@code map} in one transaction. If the broker refuses this publisher's first transaction
+   * as in an invalid state (seen now and then right after a producer's first {@code
+   * initTransactions}), it is tried once more with a new producer of the same {@code
+   * transactional.id}, after reading the topic again: if another publisher wrote meanwhile, this
+   * one is fenced and writes nothing; if {@code map} is there already, it was written.
+   *
+   * @return where it was written, or null if it was found written already
+   */
   private RecordMetadata write(ShardMap map) {
+    try {
+      return writeOnce(map, firstTransaction);
+    } catch (RefusedTransaction refused) {
+      LOG.warn(
+          "the broker refused the transaction of {} ({}); trying once more with a new producer",
+          map,
+          refused.getCause().toString());
+      reopenProducer(map);
+      pending = map;
+      try {
+        catchUp();
+      } finally {
+        pending = null;
+      }
+      if (fenced) {
+        throw fencedBy(map.version(), refused.getCause());
+      }
+      ShardMap there = versions.get(map.version());
+      if (there != null) {
+        if (there.equals(map)) {
+          return null;
+        }
+        throw new ShardMapConflictException(keyspace, config.topic(), map.version(), map.version());
+      }
+      return writeOnce(map, false);
+    }
+  }
+
+  /** Closes the producer in error and opens a new one, which aborts what the old one left open. */
+  private void reopenProducer(ShardMap map) {
+    producer.close(Duration.ZERO);
+    try {
+      producer = new KafkaProducer<>(ShardMapTopic.producerProperties(config, keyspace));
+      producer.initTransactions();
+    } catch (RuntimeException e) {
+      closed = true;
+      reader.close();
+      admin.close(Duration.ZERO);
+      throw kafkaFailure(
+          "publishing "
+              + map
+              + " failed and a new producer could not be opened; this publisher"
+              + " is closed, open a new one",
+          e);
+    }
+  }
+
+  /** Thrown by {@link #writeOnce} for a transaction refused as in an invalid state. */
+  private static final class RefusedTransaction extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    RefusedTransaction(KafkaException cause) {
+      super(cause);
+    }
+  }
+
+  private RecordMetadata writeOnce(ShardMap map, boolean mayRetry) {
     try {
       producer.beginTransaction();
       Future<RecordMetadata> sent = producer.send(ShardMapTopic.record(config.topic(), map));
       producer.commitTransaction();
+      firstTransaction = false;
       return sent.get();
     } catch (TimeoutException e) {
       close();
@@ -257,6 +333,9 @@ public final class ShardMapPublisher implements AutoCloseable {
     } catch (KafkaException e) {
       if (isFenced(e)) {
         throw fencedBy(map.version(), e);
+      }
+      if (mayRetry && refusedAsInvalid(e)) {
+        throw new RefusedTransaction(e);
       }
       abort(map, e);
       throw new ReshardException(
@@ -295,6 +374,15 @@ public final class ShardMapPublisher implements AutoCloseable {
     fenced = true;
     LOG.error("shard map publisher {} was fenced: another switcher took over", transactionalId);
     return new ShardMapPublisherFencedException(keyspace, transactionalId, version, cause);
+  }
+
+  private static boolean refusedAsInvalid(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof org.apache.kafka.common.errors.InvalidTxnStateException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isFenced(Throwable t) {
