@@ -54,13 +54,7 @@ class MySqlCaptureIT {
       GtidPosition executed = CaptureSupport.binlogPosition(cluster, shard);
       assertEquals(GtidPosition.Flavor.MYSQL, executed.flavor().orElseThrow());
       CaptureSupport.awaitCommitted(engine, executed, Duration.ofSeconds(60));
-      List<ChangeRecord> data =
-          CaptureSupport.data(
-              CaptureSupport.read(
-                  cluster.bootstrap(),
-                  config.changeTopic(),
-                  Duration.ofSeconds(30),
-                  CaptureSupport.rows("t", "d", 1)));
+      List<ChangeRecord> data = changes(cluster, config, "t", "d", 1);
       assertEquals(List.of("c", "c", "u", "d"), data.stream().map(ChangeRecord::op).toList());
       assertTrue(
           data.stream().allMatch(r -> executed.contains(r.gtid())),
@@ -114,13 +108,7 @@ class MySqlCaptureIT {
       assertTrue(payloadEvents(cluster, shard) > 0, "the server wrote a Transaction_payload");
       GtidPosition executed = CaptureSupport.binlogPosition(cluster, shard);
       CaptureSupport.awaitCommitted(engine, executed, Duration.ofSeconds(60));
-      List<ChangeRecord> data =
-          CaptureSupport.data(
-              CaptureSupport.read(
-                  cluster.bootstrap(),
-                  config.changeTopic(),
-                  Duration.ofSeconds(30),
-                  CaptureSupport.rows("zt", "c", 4)));
+      List<ChangeRecord> data = changes(cluster, config, "zt", "c", 4);
       assertEquals(
           List.of("c", "c", "c", "u", "d", "c"), data.stream().map(ChangeRecord::op).toList());
       assertEquals(
@@ -144,6 +132,17 @@ class MySqlCaptureIT {
         "SET SESSION binlog_row_value_options = 'PARTIAL_JSON'",
         "UPDATE partial SET j = JSON_SET(j, '$.a', 3) WHERE id = 1",
         "SET GLOBAL binlog_row_value_options = ''");
+  }
+
+  /** The data records of the change topic, read until {@code n} of {@code table} are {@code op}. */
+  private static List<ChangeRecord> changes(
+      TestCluster cluster, CaptureConfig config, String table, String op, int n) throws Exception {
+    return CaptureSupport.data(
+        CaptureSupport.read(
+            cluster.bootstrap(),
+            config.changeTopic(),
+            Duration.ofSeconds(30),
+            CaptureSupport.rows(table, op, n)));
   }
 
   /** The Transaction_payload events in the server's current binlog file. */

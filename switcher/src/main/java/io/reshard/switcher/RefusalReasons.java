@@ -17,6 +17,15 @@ final class RefusalReasons {
   /** Each reason, and where it was found (empty for a reason about the request itself). */
   private final Map<String, Set<String>> reasons = new LinkedHashMap<>();
 
+  /** The reason a step on a keyspace without a shard map is refused, with the command to run. */
+  static String noShardMap(String keyspace) {
+    return "keyspace "
+        + keyspace
+        + " has no shard map; publish one first with `reshard keyspace init --keyspace "
+        + keyspace
+        + " --vschema FILE --shards=RANGES` (docs/workflow.md)";
+  }
+
   /** Adds a reason about the request, the vschema document or the keyspace's state. */
   void add(String reason) {
     reasons.computeIfAbsent(reason, r -> new LinkedHashSet<>());

@@ -96,12 +96,7 @@ public final class SetVSchemaPhase implements Phase {
     reasons.throwIfAny(subject);
     List<ShardMap> history = ShardMapTopic.history(topic, keyspace);
     if (history.isEmpty()) {
-      reasons.add(
-          "keyspace "
-              + keyspace
-              + " has no shard map; publish one first with `reshard keyspace init --keyspace "
-              + keyspace
-              + " --vschema FILE --shards=RANGES` (docs/workflow.md)");
+      reasons.add(RefusalReasons.noShardMap(keyspace));
       reasons.throwIfAny(subject);
     }
     ShardMap current = history.get(history.size() - 1);

@@ -141,12 +141,7 @@ public final class WorkflowSpecValidator {
     Map<String, Shard> from = new LinkedHashMap<>();
     List<String> targetServers = List.of();
     if (map.isEmpty()) {
-      reasons.add(
-          "keyspace "
-              + keyspace
-              + " has no shard map; publish one first with `reshard keyspace init --keyspace "
-              + keyspace
-              + " --vschema FILE --shards=RANGES` (docs/workflow.md)");
+      reasons.add(RefusalReasons.noShardMap(keyspace));
     } else {
       for (int i = 0; i < sources.size(); i++) {
         Optional<Shard> shard = map.get().shard(sourceRanges.get(i));
