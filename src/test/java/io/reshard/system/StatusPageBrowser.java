@@ -8,8 +8,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -70,20 +72,42 @@ final class StatusPageBrowser implements AutoCloseable {
 
   /** The text of the whole page as a reader sees it. */
   String text() {
-    return driver.findElement(By.tagName("body")).getText();
+    return fresh(() -> driver.findElement(By.tagName("body")).getText());
   }
 
   /** The text of the first element {@code css} selects, or empty if there is none. */
   String text(String css) {
-    List<WebElement> found = driver.findElements(By.cssSelector(css));
-    return found.isEmpty() ? "" : found.get(0).getText();
+    return fresh(
+        () -> {
+          List<WebElement> found = driver.findElements(By.cssSelector(css));
+          return found.isEmpty() ? "" : found.get(0).getText();
+        });
   }
 
   /** The value of {@code attribute} of the first element {@code css} selects, or empty. */
   String attribute(String css, String attribute) {
-    List<WebElement> found = driver.findElements(By.cssSelector(css));
-    String v = found.isEmpty() ? null : found.get(0).getAttribute(attribute);
-    return v == null ? "" : v;
+    return fresh(
+        () -> {
+          List<WebElement> found = driver.findElements(By.cssSelector(css));
+          String v = found.isEmpty() ? null : found.get(0).getAttribute(attribute);
+          return v == null ? "" : v;
+        });
+  }
+
+  /**
+   * Reads the page through {@code read}, again if the page redrew the element between finding it
+   * and reading it (the page redraws itself every second).
+   */
+  private static String fresh(Supplier<String> read) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return read.get();
+      } catch (StaleElementReferenceException redrawn) {
+        if (attempt == 5) {
+          throw redrawn;
+        }
+      }
+    }
   }
 
   /** How many elements {@code css} selects. */
