@@ -4,6 +4,7 @@ import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
 import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
@@ -34,6 +35,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * settings as the Debezium run. No transactions, no stored position, no schema tracking, no charset
  * handling beyond UTF-8: what a hand-written one-table forwarder does.
  *
+ * <p>The same loop reads a MariaDB or a MySQL binlog: the client tells the two apart when it
+ * connects and takes {@code start} in either GTID form; a transaction's GTID comes as a MariaDB
+ * GTID event ({@code domain-server-sequence}) or a MySQL one ({@code uuid:number}).
+ *
  * <p>Arguments: host, port, user, serverId, database, table, bootstrap, topic, start (GTID
  * position), rows.
  */
@@ -45,7 +50,11 @@ public final class BareCaptureMain {
   /**
    * Runs one measurement with {@code key=value} arguments (see the class comment) and reports it.
    */
-  public static void main(String[] argv) throws Exception {
+  public static void main(String[] argv) {
+    ChildJvm.exitWhenDone(() -> measure(argv));
+  }
+
+  private static void measure(String[] argv) throws Exception {
     Map<String, String> a = ChildJvm.parse(argv);
     long rows = Long.parseLong(ChildJvm.arg(a, "rows"));
     String topic = ChildJvm.arg(a, "topic");
@@ -101,7 +110,6 @@ public final class BareCaptureMain {
       r.put("records", f.sent);
       ChildJvm.report(r);
     }
-    System.exit(0);
   }
 
   /** The event listener: runs on the binlog client's reader thread. */
@@ -137,6 +145,8 @@ public final class BareCaptureMain {
       EventData data = e.getData();
       if (data instanceof MariadbGtidEventData g) {
         gtid = g.getDomainId() + "-" + g.getServerId() + "-" + g.getSequence();
+      } else if (data instanceof GtidEventData g) {
+        gtid = g.getGtid(); // MySQL: uuid:number
       } else if (data instanceof TableMapEventData m) {
         tables.put(m.getTableId(), m.getDatabase() + "." + m.getTable());
       } else if (data instanceof WriteRowsEventData w && ours(w.getTableId())) {

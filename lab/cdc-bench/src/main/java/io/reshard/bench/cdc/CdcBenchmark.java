@@ -4,6 +4,7 @@ import io.reshard.bench.cdc.ChatBacklog.Changes;
 import io.reshard.cdc.ChangeRecords;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.cluster.ClusterSpec;
+import io.reshard.cluster.Flavor;
 import io.reshard.cluster.FreePorts;
 import io.reshard.cluster.LocalCluster;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -22,7 +24,9 @@ import java.util.stream.Stream;
  *
  * <ol>
  *   <li>starts its own local cluster (1 source shard, 2 spares as targets, a Kafka broker) on free
- *       ports under {@code --dir};
+ *       ports under {@code --dir}, of MariaDB servers or, with {@code --flavor mysql}, of MySQL
+ *       8.0.31 servers (then only {@code --parts capture} runs: Debezium's MySQL connector in place
+ *       of its MariaDB connector; apply and lag are refused before anything starts);
  *   <li>writes a backlog of {@code --changes} row changes to the source's binlog ({@link
  *       ChatBacklog});
  *   <li>capture into Kafka, after an uncounted run of the bare loop and of reshard's capture that
@@ -45,13 +49,18 @@ import java.util.stream.Stream;
  * <p>Run from the repository root:
  *
  * <pre>
- * mvn -B -q -Pbench -pl lab/cdc-bench -am package -DskipTests &amp;&amp; java -cp "lab/cdc-bench/target/classes:$(cat lab/cdc-bench/target/bench.classpath)" io.reshard.bench.cdc.CdcBenchmark [--changes 1000000] [--runs 2] [--chunk 1000] [--lag 2000,5000,10000] [--lag-seconds 20] [--parts backlog,lag|capture] [--dir target/cdc-bench] [--child-jvm-opts "..."]
+ * mvn -B -q -Pbench -pl lab/cdc-bench -am package -DskipTests &amp;&amp; java -cp "lab/cdc-bench/target/classes:$(cat lab/cdc-bench/target/bench.classpath)" io.reshard.bench.cdc.CdcBenchmark [--changes 1000000] [--runs 2] [--chunk 1000] [--lag 2000,5000,10000] [--lag-seconds 20] [--parts backlog,lag|capture] [--flavor mariadb|mysql] [--dir target/cdc-bench] [--child-jvm-opts "..."]
  * </pre>
  */
 public final class CdcBenchmark {
   private static final long CHILD_TIMEOUT_SECONDS = 1800;
   private static final long BUFFER_POOL_BYTES = 1L << 30;
   private static final long SETTLE_MILLIS = 3000;
+  private static final Set<String> PARTS = Set.of("backlog", "capture", "lag");
+  private static final String USAGE =
+      "usage: CdcBenchmark [--changes N] [--runs R] [--chunk ROWS] [--lag RATE,RATE,...]"
+          + " [--lag-seconds S] [--parts backlog,lag|capture] [--flavor mariadb|mysql] [--dir DIR]"
+          + " [--child-jvm-opts OPTS]";
   // held so that the level set on it stays (java.util.logging keeps loggers weakly)
   private static final java.util.logging.Logger BINLOG_CLIENT_LOG =
       java.util.logging.Logger.getLogger("com.github.shyiko.mysql.binlog");
@@ -70,19 +79,19 @@ public final class CdcBenchmark {
       int lagSeconds,
       Path dir,
       List<String> childJvmOptions,
-      List<String> parts) {
+      List<String> parts,
+      Flavor flavor) {
     static Options parse(String[] args) {
       Map<String, String> m = new LinkedHashMap<>();
       for (int i = 0; i < args.length; i++) {
         if (!args[i].startsWith("--") || i + 1 >= args.length) {
-          throw new IllegalArgumentException(
-              "usage: CdcBenchmark [--changes N] [--runs R] [--chunk ROWS] [--lag RATE,RATE,...]"
-                  + " [--lag-seconds S] [--parts backlog,lag|capture] [--dir DIR]"
-                  + " [--child-jvm-opts OPTS]; got "
-                  + Arrays.toString(args));
+          throw new IllegalArgumentException(USAGE + "; got " + Arrays.toString(args));
         }
         m.put(args[i].substring(2), args[++i]);
       }
+      List<String> parts = List.of(m.getOrDefault("parts", "backlog,lag").split(","));
+      Flavor flavor = Flavor.parse(m.get("flavor"));
+      checkParts(parts, flavor);
       String lag = m.getOrDefault("lag", "2000,5000,10000");
       String jvm = m.getOrDefault("child-jvm-opts", "").strip();
       return new Options(
@@ -93,7 +102,30 @@ public final class CdcBenchmark {
           Integer.parseInt(m.getOrDefault("lag-seconds", "20")),
           Path.of(m.getOrDefault("dir", "target/cdc-bench")).toAbsolutePath().normalize(),
           jvm.isEmpty() ? List.of() : List.of(jvm.split("\\s+")),
-          List.of(m.getOrDefault("parts", "backlog,lag").split(",")));
+          parts,
+          flavor);
+    }
+
+    /**
+     * Refuses unknown parts, and on MySQL every part but {@code capture}: the apply and lag parts
+     * are written for MariaDB targets (the bare applier's {@code useBulkStmts}, MariaDB Connector/J
+     * in the lag run) and have not been run on MySQL.
+     */
+    private static void checkParts(List<String> parts, Flavor flavor) {
+      for (String part : parts) {
+        if (!PARTS.contains(part)) {
+          throw new IllegalArgumentException(
+              "unknown part '" + part + "' in --parts; use backlog, lag or capture");
+        }
+      }
+      if (flavor == Flavor.MYSQL && !parts.equals(List.of("capture"))) {
+        throw new IllegalArgumentException(
+            "--flavor mysql runs the capture part only (reshard, Debezium's MySQL connector and the"
+                + " bare loop on a MySQL 8.0.31 binlog); apply and lag are not supported on MySQL"
+                + " yet, so --parts "
+                + String.join(",", parts)
+                + " is refused: give --parts capture");
+      }
     }
   }
 
@@ -109,7 +141,14 @@ public final class CdcBenchmark {
         "org.slf4j.simpleLogger.defaultLogLevel",
         System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
     BINLOG_CLIENT_LOG.setLevel(java.util.logging.Level.WARNING);
-    Options o = Options.parse(args);
+    Options o;
+    try {
+      o = Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("CdcBenchmark: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
     if (Files.exists(o.dir())) {
       throw new IllegalStateException(
           o.dir()
@@ -130,8 +169,11 @@ public final class CdcBenchmark {
             1,
             2,
             FreePorts.block(23406, 3),
-            FreePorts.block(29492, 2));
-    System.out.printf("starting 3 MariaDB servers and a Kafka broker under %s ...%n", spec.dir());
+            FreePorts.block(29492, 2),
+            options.flavor());
+    System.out.printf(
+        "starting 3 %s servers and a Kafka broker under %s ...%n",
+        options.flavor() == Flavor.MYSQL ? "MySQL 8.0.31" : "MariaDB", spec.dir());
     try {
       cluster = LocalCluster.up(spec, line -> {});
       measure();
@@ -207,7 +249,7 @@ public final class CdcBenchmark {
         capture.add(reshardCapture(source, run, p0, end, changes));
       }
     }
-    printCapture(capture, changes);
+    printCapture(capture, changes, options.flavor());
     if (!options.parts().contains("backlog")) {
       return; // --parts capture: the capture runs only
     }
@@ -348,6 +390,7 @@ public final class CdcBenchmark {
     args.put("host", source.host());
     args.put("port", Integer.toString(source.port()));
     args.put("user", source.user());
+    args.put("flavor", options.flavor().id());
     args.put("serverId", Integer.toString(nextServerId++));
     args.put("database", ChatBacklog.DATABASE);
     args.put("bootstrap", cluster.kafka().bootstrap());
@@ -369,10 +412,11 @@ public final class CdcBenchmark {
     Map<String, String> r =
         ChildJvm.run(main, args, jvm, logs.resolve(name + ".log"), CHILD_TIMEOUT_SECONDS);
     System.out.printf(
-        "  %s: %s; meanwhile %s's mariadbd %.1f CPU s, the broker %.1f CPU s%n",
+        "  %s: %s; meanwhile %s's %s %.1f CPU s, the broker %.1f CPU s%n",
         name,
         r,
         server.name(),
+        options.flavor() == Flavor.MYSQL ? "mysqld" : "mariadbd",
         cpuSeconds(server.pid()) - mariadb0,
         cpuSeconds(cluster.kafka().pid()) - broker0);
     return r;
@@ -396,15 +440,46 @@ public final class CdcBenchmark {
         .orElse(Double.NaN);
   }
 
-  private static void printCapture(List<Row> rows, Changes changes) {
+  private static void printCapture(List<Row> rows, Changes changes, Flavor flavor) {
     System.out.printf(
-        "%n1. capture -> Kafka: %,d row changes from the binlog into one topic%n", changes.total());
+        "%n1. capture -> Kafka: %,d row changes from the %s binlog into one topic (Debezium: its %s"
+            + " connector)%n",
+        changes.total(),
+        flavor == Flavor.MYSQL ? "MySQL 8.0.31" : "MariaDB",
+        flavor == Flavor.MYSQL ? "MySQL" : "MariaDB");
     printRows(rows, "1st record  rows/s after it");
-    System.out.println(
-        "   references (others, this machine): Debezium ~43k rows/s and ~47 CPU s;"
-            + " bare binlog client -> Kafka ~108k rows/s; goal: reshard >= 2x Debezium, <= 15 CPU s");
+    if (flavor == Flavor.MARIADB) {
+      System.out.println(
+          "   references (others, this machine): Debezium ~43k rows/s and ~47 CPU s;"
+              + " bare binlog client -> Kafka ~108k rows/s; goal: reshard >= 2x Debezium, <= 15"
+              + " CPU s");
+    }
     summarise(rows, "reshard CaptureEngine", "Debezium 3.5.0 embedded + producer");
     summarise(rows, "reshard CaptureEngine", "bare binlog client -> producer");
+    perRun(rows, "reshard CaptureEngine", "Debezium 3.5.0 embedded + producer");
+    perRun(rows, "reshard CaptureEngine", "bare binlog client -> producer");
+  }
+
+  /** The ratio of {@code ours} to {@code theirs} in rows/s and in CPU s, run by run. */
+  private static void perRun(List<Row> rows, String ours, String theirs) {
+    StringBuilder b = new StringBuilder("   per run, " + ours + " / " + theirs + ":");
+    for (Row a : rows) {
+      if (!a.variant().equals(ours)) {
+        continue;
+      }
+      rows.stream()
+          .filter(r -> r.variant().equals(theirs) && r.run() == a.run())
+          .findFirst()
+          .ifPresent(
+              t ->
+                  b.append(
+                      String.format(
+                          " run %d %.2f (CPU %.2f);",
+                          a.run(),
+                          a.rowsPerSecond() / t.rowsPerSecond(),
+                          a.cpuSeconds() / t.cpuSeconds())));
+    }
+    System.out.println(b);
   }
 
   private static void printApply(List<Row> rows, Changes changes) {

@@ -1,6 +1,8 @@
 package io.reshard.bench.cdc;
 
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.cluster.Flavor;
+import io.reshard.core.position.ServerPositions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -11,10 +13,11 @@ import java.sql.Statement;
  * The benchmark's data: a chat table (id, channel_id, user_id, created_at, a body of about 130
  * characters) and a binlog backlog of row changes on it, written with set-based SQL so that the
  * load itself is quick: half the changes are inserts ({@code INSERT ... SELECT} from the SEQUENCE
- * engine's {@code seq_a_to_b}), 30 % updates of the first ids (a new user_id and body, so every row
- * really changes), 20 % deletes of the last ids; each statement covers one chunk of ids and commits
- * on its own, so the binlog holds one transaction per chunk. The final table holds {@code inserts -
- * deletes} rows.
+ * engine's {@code seq_a_to_b} on MariaDB, from a recursive common table expression of the same
+ * numbers on MySQL, which has no SEQUENCE engine), 30 % updates of the first ids (a new user_id and
+ * body, so every row really changes), 20 % deletes of the last ids; each statement covers one chunk
+ * of ids and commits on its own, so the binlog holds one transaction per chunk. The final table
+ * holds {@code inserts - deletes} rows.
  */
 final class ChatBacklog {
   static final String DATABASE = "chat";
@@ -64,21 +67,29 @@ final class ChatBacklog {
     }
   }
 
-  /** Writes the changes in chunks of {@code chunk} rows, one transaction per statement. */
+  /**
+   * Writes the changes in chunks of {@code chunk} rows, one transaction per statement; the same
+   * rows on either flavor of {@code server} (only the source of the numbers {@code a..b} differs).
+   */
   static void load(ClusterDescriptor.Server server, Changes n, int chunk) throws SQLException {
+    boolean mysql = server.flavorOrDefault() == Flavor.MYSQL;
     try (Connection c = connect(server, DATABASE);
         Statement st = c.createStatement()) {
+      if (mysql) {
+        // a chunk of N numbers recurses N - 1 times; MySQL stops a CTE at 1,000 by default
+        st.execute("SET SESSION cte_max_recursion_depth = " + Math.max(1000, chunk));
+      }
       for (long a = 1; a <= n.inserts(); a += chunk) {
         long b = Math.min(n.inserts(), a + chunk - 1);
         st.executeUpdate(
-            "INSERT INTO messages SELECT seq, 1 + (seq * 7919) % 5000, 1 + (seq * 104729) % 100000,"
+            "INSERT INTO messages "
+                + (mysql ? numbersCte(a, b) : "")
+                + "SELECT seq, 1 + (seq * 7919) % 5000, 1 + (seq * 104729) % 100000,"
                 + " TIMESTAMP'2026-01-01 00:00:00' + INTERVAL seq * 1000 MICROSECOND,"
                 + " SUBSTRING(REPEAT('"
                 + WORDS
-                + "', 3), 1 + seq % 70, 120 + seq % 20) FROM seq_"
-                + a
-                + "_to_"
-                + b);
+                + "', 3), 1 + seq % 70, 120 + seq % 20) FROM "
+                + (mysql ? "numbers" : "seq_" + a + "_to_" + b));
       }
       for (long a = 1; a <= n.updates(); a += chunk) {
         long b = Math.min(n.updates(), a + chunk - 1);
@@ -96,9 +107,26 @@ final class ChatBacklog {
     }
   }
 
-  /** {@code @@gtid_binlog_pos} of the server. */
+  /**
+   * The numbers {@code a..b} as the table {@code numbers(seq)}, for MySQL: a recursive common table
+   * expression in front of the {@code SELECT} of an {@code INSERT ... SELECT}.
+   */
+  private static String numbersCte(long a, long b) {
+    return "WITH RECURSIVE numbers (seq) AS (SELECT CAST("
+        + a
+        + " AS UNSIGNED) UNION ALL SELECT seq + 1 FROM numbers WHERE seq < "
+        + b
+        + ") ";
+  }
+
+  /**
+   * The server's position, read the way its flavor gives it ({@link ServerPositions#current}:
+   * {@code @@gtid_binlog_pos} on MariaDB, {@code @@gtid_executed} on MySQL), as canonical text.
+   */
   static String binlogPosition(ClusterDescriptor.Server server) throws SQLException {
-    return queryString(server, "SELECT @@gtid_binlog_pos");
+    try (Connection c = connect(server, "")) {
+      return ServerPositions.current(c).toString();
+    }
   }
 
   /** The total size of the server's binlog files, bytes. */

@@ -22,7 +22,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Child JVM: Debezium 3.5.0's embedded engine with its MariaDB connector streams the binlog from
+ * Child JVM: Debezium 3.5.0's embedded engine with its MariaDB connector (or, with {@code
+ * flavor=mysql}, its MySQL connector, {@code io.debezium.connector.mysql.MySqlConnector}, with the
+ * same settings but the word for no TLS, see {@link #connectorSettings}) streams the binlog from
  * its start ({@code snapshot.mode=never}: no snapshot, no offset, so it reads the first binlog
  * file, in which the benchmark's source holds only its schema and the load) and a handler publishes
  * every change event (JSON without schemas, as Debezium's JsonConverter writes it) to a Kafka topic
@@ -31,21 +33,50 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * producer flushed.
  *
  * <p>Offsets and schema history are kept in memory: the run never restarts. Arguments: host, port,
- * user, serverId, database, table, bootstrap, topic, rows.
+ * user, flavor ({@code mariadb} or {@code mysql}), serverId, database, table, bootstrap, topic,
+ * rows.
  */
 public final class DebeziumCaptureMain {
   private DebeziumCaptureMain() {}
 
   /**
+   * What differs between Debezium's two connectors here: the class, and the word each takes for "no
+   * TLS" in {@code database.ssl.mode} (MariaDB's {@code disable}, MySQL's {@code disabled}).
+   */
+  static Map<String, String> connectorSettings(String flavor) {
+    return switch (flavor) {
+      case "mariadb" ->
+          Map.of(
+              "connector.class",
+              "io.debezium.connector.mariadb.MariaDbConnector",
+              "database.ssl.mode",
+              "disable");
+      case "mysql" ->
+          Map.of(
+              "connector.class",
+              "io.debezium.connector.mysql.MySqlConnector",
+              "database.ssl.mode",
+              "disabled");
+      default ->
+          throw new IllegalArgumentException(
+              "unknown flavor '" + flavor + "' for Debezium; use mariadb or mysql");
+    };
+  }
+
+  /**
    * Runs one measurement with {@code key=value} arguments (see the class comment) and reports it.
    */
-  public static void main(String[] argv) throws Exception {
+  public static void main(String[] argv) {
+    ChildJvm.exitWhenDone(() -> measure(argv));
+  }
+
+  private static void measure(String[] argv) throws Exception {
     Map<String, String> a = ChildJvm.parse(argv);
     long rows = Long.parseLong(ChildJvm.arg(a, "rows"));
     String topic = ChildJvm.arg(a, "topic");
     Properties p = new Properties();
     p.setProperty("name", "bench-" + topic);
-    p.setProperty("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
+    p.putAll(connectorSettings(ChildJvm.arg(a, "flavor")));
     p.setProperty("offset.storage", "org.apache.kafka.connect.storage.MemoryOffsetBackingStore");
     p.setProperty("offset.flush.interval.ms", "60000");
     p.setProperty("database.hostname", ChildJvm.arg(a, "host"));
@@ -53,7 +84,6 @@ public final class DebeziumCaptureMain {
     p.setProperty("database.user", ChildJvm.arg(a, "user"));
     p.setProperty("database.password", "");
     p.setProperty("database.server.id", ChildJvm.arg(a, "serverId"));
-    p.setProperty("database.ssl.mode", "disable");
     p.setProperty("topic.prefix", topic);
     p.setProperty("database.include.list", ChildJvm.arg(a, "database"));
     p.setProperty(
@@ -145,6 +175,5 @@ public final class DebeziumCaptureMain {
       r.put("records", sent.get());
       ChildJvm.report(r);
     }
-    System.exit(0);
   }
 }

@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code start()} (preflight, topic creation, {@code initTransactions} included) until a committed
  * position covers {@code end}, the source's position after the load.
  *
- * <p>Arguments: host, port, user, serverId, database, bootstrap, topicPrefix, start, end, rows.
- * Reports seconds, cpuSeconds (this JVM over that window), firstCommitSeconds and the final
- * position.
+ * <p>Arguments: host, port, user, flavor ({@code mariadb} or {@code mysql}: capture's {@code
+ * source.flavor}), serverId, database, bootstrap, topicPrefix, start, end, rows. Reports seconds,
+ * cpuSeconds (this JVM over that window), firstCommitSeconds and the final position.
  */
 public final class ReshardCaptureMain {
   private static final String CAPTURE_PROPERTY = "reshard.capture.";
@@ -40,6 +40,7 @@ public final class ReshardCaptureMain {
     m.put("source.host", ChildJvm.arg(a, "host"));
     m.put("source.port", ChildJvm.arg(a, "port"));
     m.put("source.user", ChildJvm.arg(a, "user"));
+    m.put("source.flavor", ChildJvm.arg(a, "flavor"));
     m.put("source.server.id", ChildJvm.arg(a, "serverId"));
     m.put("keyspace", ChildJvm.arg(a, "database"));
     m.put("shard", "-");
