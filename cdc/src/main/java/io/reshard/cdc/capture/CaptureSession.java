@@ -99,7 +99,11 @@ public final class CaptureSession {
               new KafkaPublisher(config, encoder.offsetsKey(), recordBytes, topic);
           PipelinedPublisher publisher =
               new PipelinedPublisher(
-                  kafka, listener, "reshard-capture-publisher " + config.describe())) {
+                  kafka,
+                  listener,
+                  "reshard-capture-publisher " + config.describe(),
+                  config.batchMaxRows(),
+                  config.batchMaxBytes())) {
         LOG.info(
             "{}: records up to {} bytes ({})",
             config.describe(),

@@ -28,9 +28,17 @@ import org.slf4j.LoggerFactory;
  * the offsets topic still change together, batch by batch (the exactly-once argument does not
  * depend on which thread calls Kafka). At most {@link #MAX_QUEUED} batches wait for the publisher
  * thread, so memory stays bounded by a few times {@code batch.max.bytes} and a slow Kafka slows the
- * engine thread, which slows the binlog reader. A failure on the publisher thread (fenced, Kafka
- * unreachable, a listener that threw) is kept, nothing after it is published, its open transaction
- * is aborted, and the engine thread gets the same exception from its next call.
+ * engine thread, which slows the binlog reader.
+ *
+ * <p><b>Group commit.</b> A batch handed over while another still waits for the publisher thread
+ * joins the waiting one, as long as the two together stay within {@code batch.max.rows} and {@code
+ * batch.max.bytes}: one Kafka transaction with the records of both, in order, and the later
+ * position. That is what one larger batch would have been, so nothing changes for exactly-once or
+ * resume; but while a commit is slow, the small transactions of a busy source (each handed over at
+ * once when the binlog goes quiet) no longer queue one commit each behind it. A switch's catch-up
+ * waits for the last of them. A failure on the publisher thread (fenced, Kafka unreachable, a
+ * listener that threw) is kept, nothing after it is published, its open transaction is aborted, and
+ * the engine thread gets the same exception from its next call.
  *
  * <p>{@link CaptureListener#beforeCommit} and {@link CaptureListener#afterCommit} run on the
  * publisher thread, once per batch, in order: the first after every record of the batch was sent,
@@ -47,11 +55,23 @@ final class PipelinedPublisher implements AutoCloseable {
   /** How long {@link #close} waits for the batches already handed over before giving up (s). */
   static final long CLOSE_WAIT_SECONDS = 10;
 
-  /** A batch handed over: its records in order, the position it reaches, its row changes. */
-  private record Batch(List<OutRecord> records, CapturePosition position, int rows) {}
+  /**
+   * A batch handed over: its records in order, the position it reaches, its row changes and bytes.
+   */
+  private record Batch(List<OutRecord> records, CapturePosition position, int rows, long bytes) {
+    /** This batch followed by {@code next}, in one: {@code next}'s position. */
+    Batch then(Batch next) {
+      List<OutRecord> all = new ArrayList<>(records.size() + next.records.size());
+      all.addAll(records);
+      all.addAll(next.records);
+      return new Batch(all, next.position, rows + next.rows, bytes + next.bytes);
+    }
+  }
 
   private final KafkaPublisher kafka;
   private final CaptureListener listener;
+  private final int maxRows;
+  private final long maxBytes;
   private final Thread thread;
 
   private final ReentrantLock lock = new ReentrantLock();
@@ -74,10 +94,15 @@ final class PipelinedPublisher implements AutoCloseable {
    *
    * @param kafka the producer side; from now on used by the publisher thread only, and closed by it
    * @param name the thread's name
+   * @param maxRows most row changes of batches joined into one ({@code batch.max.rows})
+   * @param maxBytes most bytes of batches joined into one ({@code batch.max.bytes})
    */
-  PipelinedPublisher(KafkaPublisher kafka, CaptureListener listener, String name) {
+  PipelinedPublisher(
+      KafkaPublisher kafka, CaptureListener listener, String name, int maxRows, long maxBytes) {
     this.kafka = kafka;
     this.listener = listener;
+    this.maxRows = maxRows;
+    this.maxBytes = maxBytes;
     this.thread = new Thread(this::publishLoop, name);
     thread.setDaemon(true);
     thread.start();
@@ -114,22 +139,32 @@ final class PipelinedPublisher implements AutoCloseable {
 
   /**
    * Hands the batch being collected over with {@code position} (a batch with no record stores the
-   * position alone), waiting while {@link #MAX_QUEUED} batches are still being published. The
-   * commit itself happens later on the publisher thread; {@link #flush} waits for it.
+   * position alone): it joins the batch still waiting for the publisher thread if the two fit in
+   * one (group commit), else it waits while {@link #MAX_QUEUED} batches are still being published.
+   * The commit itself happens later on the publisher thread; {@link #flush} waits for it.
    *
    * @return the row changes in the batch
    * @throws RuntimeException the publisher thread's failure, if it failed
    * @throws CdcException.Retriable if interrupted while waiting for room
    */
   int commit(CapturePosition position) {
-    Batch b = new Batch(records, position, batchRows);
+    Batch b = new Batch(records, position, batchRows, batchBytes);
     lock.lock();
     try {
-      while (queue.size() + (publishing ? 1 : 0) >= MAX_QUEUED && failure == null) {
+      while (failure == null) {
+        Batch waiting = queue.peekLast();
+        if (waiting != null && fitsWith(waiting, b)) {
+          queue.pollLast();
+          queue.add(waiting.then(b));
+          break;
+        }
+        if (queue.size() + (publishing ? 1 : 0) < MAX_QUEUED) {
+          queue.add(b);
+          break;
+        }
         awaitChange();
       }
       throwIfFailed();
-      queue.add(b);
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -139,6 +174,11 @@ final class PipelinedPublisher implements AutoCloseable {
     batchRows = 0;
     batchBytes = 0;
     return b.rows();
+  }
+
+  /** True if {@code waiting} and {@code next} together stay within the batch limits. */
+  private boolean fitsWith(Batch waiting, Batch next) {
+    return waiting.rows() + next.rows() <= maxRows && waiting.bytes() + next.bytes() <= maxBytes;
   }
 
   /**
