@@ -193,6 +193,7 @@ class MySqlCaptureIT {
       }
       String message = CaptureSupport.awaitFailure(engine, Duration.ofSeconds(60)).getMessage();
       assertTrue(message.contains(fix), message);
+      assertTrue(message.contains(cluster.database() + "." + table), "names the table: " + message);
     }
   }
 }

@@ -69,6 +69,10 @@ final class CaptureLoop {
   private long nextPos;
   private long lastEventMillis;
   private long lastServerId;
+
+  /** The table of the last table map event: a rows event names it by id only. */
+  private BinlogTable lastMapped;
+
   private long lastCommitNanos = System.nanoTime();
 
   /** The source transaction being published. */
@@ -203,6 +207,7 @@ final class CaptureLoop {
         if (m.error() != null) {
           throw unsupported(m.error());
         }
+        lastMapped = m.table();
       }
       case WRITE_ROWS, UPDATE_ROWS, DELETE_ROWS, EXT_WRITE_ROWS, EXT_UPDATE_ROWS, EXT_DELETE_ROWS ->
           onRows((Rows) d, h);
@@ -217,7 +222,9 @@ final class CaptureLoop {
       // set on the source after capture started (preflight refuses it at start)
       case PARTIAL_UPDATE_ROWS_EVENT ->
           throw unsupported(
-              "a partial JSON update (binlog_row_value_options = PARTIAL_JSON) has no full after"
+              "a partial JSON update"
+                  + (lastMapped == null ? "" : " of " + lastMapped.schema().qualifiedName())
+                  + " (binlog_row_value_options = PARTIAL_JSON) has no full after"
                   + " image; turn it off in every session that writes the captured tables (SET"
                   + " SESSION binlog_row_value_options = '' there, and SET GLOBAL"
                   + " binlog_row_value_options = '' for new sessions)");
