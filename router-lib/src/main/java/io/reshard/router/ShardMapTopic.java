@@ -309,6 +309,8 @@ public final class ShardMapTopic {
     Map<String, Object> p = new HashMap<>();
     p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, RETRY_BACKOFF_MILLIS);
     p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, TRANSACTION_TIMEOUT_MILLIS);
+    // one record per transaction, inside the switch's fenced window: never wait for more
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
     p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, config.timeout().toMillis());
     p.putAll(config.clientProperties());
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());

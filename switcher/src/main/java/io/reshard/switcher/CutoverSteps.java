@@ -15,10 +15,11 @@ import java.util.Map;
  * step, the publish of the new map: while it runs, writes to the moving range wait.
  *
  * <p>Step names used by the phases: {@code fence}, {@code read G}, {@code catch-up}, {@code pause
- * streams}, {@code journal}, {@code reverse streams} (forward streams, in a reverse), {@code open
- * targets} ({@code open sources}), {@code publish}. Steps a phase prepares before the fence (for
- * example connections opened ahead) are not in the window and are named with a {@code prepare}
- * prefix.
+ * streams}, {@code journal}, {@code reverse positions} (in a reverse, the reverse journal), {@code
+ * open targets} ({@code open sources}), {@code publish}; after it, outside the window, {@code
+ * after: reverse streams} ({@code after: forward streams}, in a reverse). Steps a phase prepares
+ * before the fence (for example connections opened ahead) are not in the window and are named with
+ * a {@code prepare} prefix.
  *
  * <p>Times come from {@link System#nanoTime()}. Not thread-safe: the phase's thread writes it; read
  * it after the phase returned.

@@ -15,12 +15,13 @@ import org.slf4j.LoggerFactory;
  * Moves writes back from the targets to the sources after a write switch (DESIGN 4.8): fence the
  * targets, wait until the reverse streams have applied the targets' position and stop them there,
  * write the reverse journal (the new forward generation and the sources' position it starts from:
- * after the writes the reverse streams made, so nothing echoes back), start the new forward
- * streams, open the sources at a new epoch, and publish the map with the sources serving reads and
- * writes again. With {@code --triggers=follow-writes} the triggers move from the targets back to
- * the sources once the reverse streams stopped, before the new forward start is read ({@link
- * TriggerPlacement}). A restart before the reverse journal rolls back (the triggers back on the
- * targets); after it, finishes ({@link #resume}).
+ * after the writes the reverse streams made, so nothing echoes back), open the sources at a new
+ * epoch, publish the map with the sources serving reads and writes again, and then, outside the
+ * fenced window, start the new forward streams from that position. With {@code
+ * --triggers=follow-writes} the triggers move from the targets back to the sources once the reverse
+ * streams stopped, before the new forward start is read ({@link TriggerPlacement}). A restart
+ * before the reverse journal rolls back (the triggers back on the targets); after it, finishes
+ * ({@link #resume}).
  */
 final class ReverseTrafficPhase implements Phase {
   private static final Logger LOG = LoggerFactory.getLogger(ReverseTrafficPhase.class);
@@ -161,9 +162,6 @@ final class ReverseTrafficPhase implements Phase {
       throws Exception {
     // done before the reverse journal; again (a no-op then) for a restart after it
     new TriggerPlacement(spec, w).ownedBy(spec.sources(), spec.targets(), conns);
-    streams.startForward(w.generation(), Positions.parse(w.forwardStart()));
-    steps.mark("forward streams");
-    Failpoints.reach("reverse:forward-started");
     Map<String, Long> raised =
         SequenceStep.raiseAbove(spec, SequenceStep.connections(spec.sources(), conns));
     if (!raised.isEmpty()) {
@@ -180,6 +178,11 @@ final class ReverseTrafficPhase implements Phase {
     }
     steps.mark("publish");
     Failpoints.reach("reverse:published");
+    // outside the window, from the position in the reverse journal (read before any source took a
+    // write); the reverse streams, stopped at G, apply nothing more meanwhile
+    streams.startForward(w.generation(), Positions.parse(w.forwardStart()));
+    steps.mark("after: forward streams");
+    Failpoints.reach("reverse:forward-started");
     streams.freeze(streams.reverse());
     steps.mark("after: stop reverse streams");
     LOG.info("workflow {}: writes back on the sources; {}", spec.name(), steps);

@@ -24,10 +24,11 @@ import org.slf4j.LoggerFactory;
  *   <li>wait until every target has applied G (timeout: un-fence, nothing changed), then freeze the
  *       forward streams there;
  *   <li>write the journal record — the point of no return;
- *   <li>store the targets' current positions, and start reverse streams from them;
+ *   <li>store the targets' current positions, where the reverse streams will start;
  *   <li>raise every sequence of the moved tables above the largest id on the targets ({@link
  *       SequenceStep}), then open the targets' fence rows at the new epoch;
- *   <li>publish the next shard map with the targets serving writes.
+ *   <li>publish the next shard map with the targets serving writes; then, outside the fenced
+ *       window, start the reverse streams from the positions of step 6.
  * </ol>
  *
  * With {@code --triggers=follow-writes} the triggers move from the sources to the targets between
@@ -185,9 +186,7 @@ final class SwitchWritesPhase implements Phase {
       Map<String, String> taken = Positions.strings(start);
       w = engine.update(w.withReverseStart(taken, w.updatedAt()).withHandOverTaken(taken));
     }
-    streams.startReverse(w.generation(), Positions.parse(w.reverseStart()));
-    steps.mark("reverse streams");
-    Failpoints.reach("switch:reverse-started");
+    steps.mark("reverse positions");
     // before a target takes a write: ids handed out from now on are above every id copied
     Map<String, Long> raised =
         SequenceStep.raiseAbove(spec, SequenceStep.connections(spec.targets(), conns));
@@ -208,6 +207,11 @@ final class SwitchWritesPhase implements Phase {
     }
     steps.mark("publish");
     Failpoints.reach("switch:published");
+    // outside the window: they start from the positions stored above, before any target took a
+    // write, so whatever the targets took meanwhile is still ahead of them
+    streams.startReverse(w.generation(), Positions.parse(w.reverseStart()));
+    steps.mark("after: reverse streams");
+    Failpoints.reach("switch:reverse-started");
     LOG.info(
         "workflow {}: phase 8/8 shard map version {} {}: {} serve writes",
         spec.name(),
