@@ -1,11 +1,14 @@
 package io.reshard.cdc;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.reshard.cluster.ClusterDescriptor;
+import io.reshard.cluster.Flavor;
 import io.reshard.core.schema.ColumnDef;
 import io.reshard.core.schema.TableSchema;
 import io.reshard.core.schema.TableSchemaReader;
@@ -28,15 +31,18 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every column type with edge values, inserted, updated and deleted on a real MariaDB shard and
  * captured into Kafka: the envelope values are asserted exactly, string bytes against the server's
  * {@code HEX()}, and the same rows read over JDBC with {@link ValueCodec} equal what capture
- * published (one representation for both paths).
+ * published (one representation for both paths). {@link MySqlTypeMatrixIT} runs the same body on a
+ * MySQL 8.0.31 shard, with its own forms beside it ({@link #writeFirst}).
  */
 @ExtendWith(LocalClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TypeMatrixIT {
   private static final String DDL =
       """
@@ -92,14 +98,17 @@ class TypeMatrixIT {
       VALUES (3, 0, 0, 0.1, 0.1, 0, '2024-02-29', '2024-02-29 12:00:00.000000',
         '0000-00-00 00:00:00', '00:00:00.000', 2155, 'b', '', '[]')""";
 
+  /** The JSON document of row 1, as the test writes it. */
+  static final String JSON_1 = "{\"k\": [1, 2.50, \"é\"],  \"z\": null}";
+
   // captured once for the class (in @BeforeAll, after the extension has set up the cluster)
-  private static TestCluster cluster;
-  private static ClusterDescriptor.Server shard;
-  private static CaptureEngine engine;
-  private static List<ChangeRecord> records;
+  TestCluster cluster;
+  ClusterDescriptor.Server shard;
+  private CaptureEngine engine;
+  private List<ChangeRecord> records;
 
   @BeforeAll
-  static void captureInsertUpdateDelete(TestCluster testCluster) throws Exception {
+  void captureInsertUpdateDelete(TestCluster testCluster) throws Exception {
     cluster = testCluster;
     shard = cluster.shards().get(0);
     cluster.execute(shard, DDL);
@@ -110,6 +119,7 @@ class TypeMatrixIT {
     try (Connection c = cluster.connect(shard);
         Statement st = c.createStatement()) {
       st.execute("SET SESSION sql_mode = '', time_zone = '+00:00'");
+      writeFirst(c);
       st.execute(ROW_1.formatted(allBytes));
       st.execute("INSERT INTO types (id) VALUES (2)");
       st.execute(ROW_3);
@@ -128,21 +138,50 @@ class TypeMatrixIT {
   }
 
   @AfterAll
-  static void stop() throws Exception {
+  void stop() throws Exception {
     if (engine != null) {
       engine.close();
     }
   }
 
-  private static ChangeRecord row(String op, long id) {
+  /**
+   * Writes a subclass's own tables in the capture session ({@code sql_mode = ''}, UTC), before the
+   * matrix's rows, so that reading up to the matrix's delete has read them too. Nothing here.
+   */
+  void writeFirst(Connection c) throws Exception {}
+
+  /**
+   * Columns of the matrix a subclass knows its flavor's capture to get wrong, each with the bug:
+   * left out of the exactness checks here, asserted by a disabled test of the subclass until the
+   * bug is fixed. None on MariaDB.
+   */
+  Map<String, String> knownWrong() {
+    return Map.of();
+  }
+
+  ChangeRecord row(String op, long id) {
+    return row("types", op, id);
+  }
+
+  /** The first change {@code op} of the row {@code id} of {@code table}. */
+  ChangeRecord row(String table, String op, long id) {
     return CaptureSupport.data(records).stream()
+        .filter(r -> r.table().equals(table))
         .filter(r -> r.op().equals(op))
         .filter(r -> Long.valueOf(id).equals(r.key().get("id")))
         .findFirst()
         .orElseThrow(
             () ->
                 new AssertionError(
-                    "no " + op + " of id " + id + " among " + records.size() + " records"));
+                    "no "
+                        + op
+                        + " of "
+                        + table
+                        + " id "
+                        + id
+                        + " among "
+                        + records.size()
+                        + " records"));
   }
 
   @Test
@@ -184,7 +223,7 @@ class TypeMatrixIT {
     expected.put("e", "café");
     expected.put("e_lat", "é");
     expected.put("s", "r,x");
-    expected.put("j", "{\"k\": [1, 2.50, \"é\"],  \"z\": null}");
+    expected.put("j", JSON_1); // MariaDB's JSON is a text column: kept as written
     expected.put("g", -2147483647L);
     expected.put("gs", "AbC!");
     expected.put("d5", "-0.12345");
@@ -193,9 +232,10 @@ class TypeMatrixIT {
     expected.put("e300", "e299");
     expected.put("s64", "s0,s63");
     expected.put("y4", 1901);
-    for (Map.Entry<String, Object> e : expected.entrySet()) {
-      assertEquals(e.getValue(), a.get(e.getKey()), "column " + e.getKey());
-    }
+    assertAll( // every column's verdict, not only the first wrong one's
+        expected.entrySet().stream()
+            .filter(e -> !knownWrong().containsKey(e.getKey()))
+            .map(e -> () -> assertEquals(e.getValue(), a.get(e.getKey()), "column " + e.getKey())));
     assertArrayEquals(new byte[] {1}, (byte[]) a.get("b1"));
     assertArrayEquals(new byte[] {0x02, (byte) 0xAA}, (byte[]) a.get("b10"));
     assertArrayEquals(HexFormat.of().parseHex("FFFFFFFFFFFFFFFF"), (byte[]) a.get("b64"));
@@ -297,8 +337,13 @@ class TypeMatrixIT {
       TableSchema schema = TableSchemaReader.read(c, cluster.database(), "types").orElseThrow();
       // the binlog cannot know the full type text, the collation or the character count
       assertEquals(
-          row("u", 1).schema().columns(),
-          schema.columns().stream().map(ColumnDef::asBinlogDescribes).toList());
+          row("u", 1).schema().columns().stream()
+              .filter(col -> !knownWrong().containsKey(col.name()))
+              .toList(),
+          schema.columns().stream()
+              .filter(col -> !knownWrong().containsKey(col.name()))
+              .map(ColumnDef::asBinlogDescribes)
+              .toList());
       assertEquals(List.of("id"), schema.primaryKey());
       String select =
           schema.columns().stream()
@@ -312,6 +357,9 @@ class TypeMatrixIT {
             assertTrue(rs.next());
             for (int i = 0; i < schema.columns().size(); i++) {
               ColumnDef col = schema.columns().get(i);
+              if (knownWrong().containsKey(col.name())) {
+                continue;
+              }
               Object jdbc = ValueCodec.fromJdbc(rs, i + 1, col);
               assertValueEquals(captured.after().get(col.name()), jdbc, col.name());
             }
@@ -328,6 +376,7 @@ class TypeMatrixIT {
    */
   @Test
   void aTypeCdcCannotRepresentIsRefusedBeforeAnythingOfTheTableIsPublished() throws Exception {
+    assumeTrue(cluster.flavor() == Flavor.MARIADB, "INET6 is a MariaDB type");
     ClusterDescriptor.Server other = cluster.shards().get(2);
     cluster.execute(other, "CREATE TABLE addresses (id INT PRIMARY KEY, a INET6) ENGINE=InnoDB");
     CaptureConfig config = CaptureConfig.from(CaptureSupport.config(cluster, other, "80-c0"));
@@ -348,7 +397,7 @@ class TypeMatrixIT {
         CaptureSupport.data(published).isEmpty(), "nothing of the table published: " + published);
   }
 
-  private static void assertValueEquals(Object expected, Object actual, String column) {
+  static void assertValueEquals(Object expected, Object actual, String column) {
     if (expected instanceof byte[] e && actual instanceof byte[] a) {
       assertTrue(
           Arrays.equals(e, a),
