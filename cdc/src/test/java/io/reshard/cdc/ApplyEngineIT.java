@@ -48,7 +48,8 @@ class ApplyEngineIT {
        "tables": {"messages": {"column_vindexes": [{"column": "channel_id", "name": "hash"}]},
                   "kinds": {"column_vindexes": [{"column": "id", "name": "hash"}]},
                   "altered": {"column_vindexes": [{"column": "id", "name": "hash"}]},
-                  "checked": {"column_vindexes": [{"column": "id", "name": "hash"}]}}}
+                  "checked": {"column_vindexes": [{"column": "id", "name": "hash"}]},
+                  "years": {"column_vindexes": [{"column": "id", "name": "hash"}]}}}
       """;
   static final String MESSAGES =
       "CREATE TABLE messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL, body VARCHAR(100)"
@@ -61,10 +62,10 @@ class ApplyEngineIT {
           + " j JSON, gen BIGINT AS (id * 2) VIRTUAL) ENGINE=InnoDB";
 
   private final TestCluster cluster;
-  private final ClusterDescriptor.Server source;
-  private final ClusterDescriptor.Server left;
+  final ClusterDescriptor.Server source;
+  final ClusterDescriptor.Server left;
   private final ClusterDescriptor.Server right;
-  private final String topic;
+  final String topic;
   private CaptureEngine capture;
 
   ApplyEngineIT(TestCluster cluster) {
@@ -116,7 +117,7 @@ class ApplyEngineIT {
     capture.close();
   }
 
-  private ApplyEngine applier(
+  ApplyEngine applier(
       String workflow,
       ClusterDescriptor.Server target,
       String range,
@@ -307,7 +308,7 @@ class ApplyEngineIT {
         "both targets received rows");
   }
 
-  private static long[] idsIn(String shard, int n) {
+  static long[] idsIn(String shard, int n) {
     long[] ids = new long[n];
     long next = 1;
     for (int i = 0; i < n; i++) {
@@ -526,13 +527,13 @@ class ApplyEngineIT {
         .toList();
   }
 
-  private GtidPosition position(ClusterDescriptor.Server s) throws SQLException {
+  GtidPosition position(ClusterDescriptor.Server s) throws SQLException {
     try (Connection c = cluster.connect(s)) {
       return ServerPositions.current(c);
     }
   }
 
-  private void exec(ClusterDescriptor.Server s, String... sql) throws SQLException {
+  void exec(ClusterDescriptor.Server s, String... sql) throws SQLException {
     try (Connection c = cluster.connect(s);
         Statement st = c.createStatement()) {
       st.execute("SET SESSION time_zone = '+00:00'");
@@ -543,7 +544,7 @@ class ApplyEngineIT {
     }
   }
 
-  private List<String> rows(ClusterDescriptor.Server s, String sql) throws SQLException {
+  List<String> rows(ClusterDescriptor.Server s, String sql) throws SQLException {
     List<String> out = new ArrayList<>();
     try (Connection c = cluster.connect(s);
         Statement st = c.createStatement();

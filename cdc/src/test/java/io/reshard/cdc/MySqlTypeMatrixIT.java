@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 class MySqlTypeMatrixIT extends TypeMatrixIT {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  private static final String SIGNEDNESS_BUG =
+  static final String SIGNEDNESS_BUG =
       "bug: MySQL gives YEAR a bit of the TABLE_MAP SIGNEDNESS metadata and capture does not"
           + " count it (BinlogTypes.isNumeric), so every numeric column after a YEAR takes the"
           + " previous one's sign";
