@@ -2,7 +2,6 @@ package io.reshard.cdc.capture;
 
 import static io.reshard.cdc.capture.BinlogTypes.*;
 
-import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
 import io.reshard.core.schema.ColumnDef;
 import io.reshard.core.value.ValueCodec;
 import java.io.IOException;
@@ -111,7 +110,7 @@ final class BinlogCells {
 
   private static String mysqlJson(byte[] binary) {
     try {
-      return binary.length == 0 ? "null" : JsonBinary.parseAsString(binary);
+      return MySqlJsonText.of(binary);
     } catch (IOException e) {
       throw new IllegalStateException("MySQL JSON value cannot be decoded: " + e.getMessage(), e);
     }

@@ -65,13 +65,14 @@ final class BinlogTypes {
   }
 
   /**
-   * True if the SIGNEDNESS metadata has a bit for this type. MariaDB gives YEAR one (its YEAR is an
-   * integer field); MySQL does not. Measured on MariaDB 10.11.
+   * True if the SIGNEDNESS metadata has a bit for this type. Both flavors give YEAR one (an integer
+   * field on either): measured on MariaDB 10.11 and on MySQL 8.0.31, where a YEAR column counted as
+   * no numeric column gave every numeric column after it the bit of the one before ({@code
+   * MySqlTypeMatrixIT}).
    */
-  static boolean isNumeric(int type, boolean mariaDb) {
+  static boolean isNumeric(int type) {
     return switch (type) {
-      case TINY, SHORT, INT24, LONG, LONGLONG, FLOAT, DOUBLE, NEWDECIMAL, DECIMAL -> true;
-      case YEAR -> mariaDb;
+      case TINY, SHORT, INT24, LONG, LONGLONG, FLOAT, DOUBLE, NEWDECIMAL, DECIMAL, YEAR -> true;
       default -> false;
     };
   }

@@ -173,7 +173,7 @@ final class TableMapParser {
     OptionalFields o = new OptionalFields();
     int numeric = 0;
     for (int t : types) {
-      numeric += isNumeric(t, mariaDb) ? 1 : 0;
+      numeric += isNumeric(t) ? 1 : 0;
     }
     while (c.hasRemaining()) {
       int field = c.u8();
@@ -219,7 +219,7 @@ final class TableMapParser {
     int geometries = 0;
     for (int i = 0; i < types.length; i++) {
       int t = types[i];
-      boolean unsigned = isNumeric(t, mariaDb) && o.unsigned.get(numeric++);
+      boolean unsigned = isNumeric(t) && o.unsigned.get(numeric++);
       String charset = null;
       List<String> labels = List.of();
       if (isCharacter(t, mariaDb)) {
