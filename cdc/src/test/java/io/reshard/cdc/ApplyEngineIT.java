@@ -49,7 +49,8 @@ class ApplyEngineIT {
                   "kinds": {"column_vindexes": [{"column": "id", "name": "hash"}]},
                   "altered": {"column_vindexes": [{"column": "id", "name": "hash"}]},
                   "checked": {"column_vindexes": [{"column": "id", "name": "hash"}]},
-                  "years": {"column_vindexes": [{"column": "id", "name": "hash"}]}}}
+                  "years": {"column_vindexes": [{"column": "id", "name": "hash"}]},
+                  "jscalars": {"column_vindexes": [{"column": "id", "name": "hash"}]}}}
       """;
   static final String MESSAGES =
       "CREATE TABLE messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL, body VARCHAR(100)"

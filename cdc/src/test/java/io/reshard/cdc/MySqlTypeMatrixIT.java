@@ -40,7 +40,7 @@ class MySqlTypeMatrixIT extends TypeMatrixIT {
       "bug: MySQL gives YEAR a bit of the TABLE_MAP SIGNEDNESS metadata and capture does not"
           + " count it (BinlogTypes.isNumeric), so every numeric column after a YEAR takes the"
           + " previous one's sign";
-  private static final String JSON_TEXT_BUG =
+  static final String JSON_TEXT_BUG =
       "bug: MySQL JSON published in the binlog library's text form, not MySQL's: no spaces; a"
           + " double as its exact binary expansion (-2.5e-7 as -0.00000024999999999999998868...);"
           + " a DATETIME or TIME inside JSON with a cut fraction (\"2024-02-29 12:34:56.5\" for"
