@@ -34,11 +34,10 @@ class MySqlApplyEngineIT extends ApplyEngineIT {
   void lagAndThroughputMetersFollowTheApplier() {}
 
   /**
-   * The applied row of {@link MySqlTypeMatrixIT#SIGNEDNESS_BUG}: {@code i = -1} after a YEAR is
-   * captured as 4294967295, which the target's INT refuses (out of range), so the stream stops.
+   * A signed column after a YEAR (MySQL gives YEAR a signedness bit): once captured as 4294967295
+   * for -1, which the target's INT refused (error 1264, out of range), stopping the stream.
    */
   @Test
-  @Disabled(MySqlTypeMatrixIT.SIGNEDNESS_BUG)
   void aSignedColumnAfterAYearIsAppliedAsWritten() throws Exception {
     for (ClusterDescriptor.Server s : List.of(source, left)) {
       exec(s, "CREATE TABLE years (id BIGINT PRIMARY KEY, y YEAR, i INT) ENGINE=InnoDB");
@@ -50,15 +49,18 @@ class MySqlApplyEngineIT extends ApplyEngineIT {
       GtidPosition g = position(source);
       assertTrue(l.awaitApplied(topic, g, Duration.ofSeconds(30)), "applied: " + l.lastError());
     }
-    assertEquals(List.of(id + "|2024|-1"), rows(left, "SELECT id, y, i FROM years"));
+    assertEquals(List.of(id + "|2024|-1"), rows(left, "SELECT id, y + 0, i FROM years"));
   }
 
   /**
-   * The applied row of {@link MySqlTypeMatrixIT#JSON_TEXT_BUG}: a DATETIME and a DECIMAL inside a
-   * JSON value reach the target as the record's text, which MySQL parses as a string and a double.
+   * A DATETIME and a DECIMAL inside a JSON value reach the target as the record's text, MySQL's
+   * text form, which the target parses back as a string and a double.
    */
   @Test
-  @Disabled(MySqlTypeMatrixIT.JSON_TEXT_BUG)
+  @Disabled(
+      "bug: JSON_ARRAY(CAST('2024-02-29 12:34:56.5' AS DATETIME(6)), 1.50), [DATETIME, DECIMAL]"
+          + " on the source, is applied as [\"2024-02-29 12:34:56.500000\", 1.5], [STRING, DOUBLE]:"
+          + " MySQL's binary JSON written as its text does not parse back to the same document")
   void jsonWithTemporalAndDecimalScalarsIsAppliedAsWritten() throws Exception {
     for (ClusterDescriptor.Server s : List.of(source, left)) {
       exec(s, "CREATE TABLE jscalars (id BIGINT PRIMARY KEY, j JSON) ENGINE=InnoDB");
