@@ -20,8 +20,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,11 +33,6 @@ import org.junit.jupiter.api.Test;
 @UseFlavor(Flavor.MYSQL)
 class MySqlTypeMatrixIT extends TypeMatrixIT {
   private static final ObjectMapper MAPPER = new ObjectMapper();
-
-  /** The one difference left between the binlog's and information_schema's view of MySQL JSON. */
-  static final String JSON_DEFINITION_BUG =
-      "bug: a MySQL JSON column's binlog definition (length 4294967295, charset utf8mb4) is not"
-          + " information_schema's (length 0, no charset)";
 
   /** JSON documents as written, one row each of {@code jforms}: MySQL normalises each. */
   private static final List<String> JSON_TEXTS =
@@ -67,11 +60,6 @@ class MySqlTypeMatrixIT extends TypeMatrixIT {
   @Override
   String expectedJson1() {
     return "{\"k\": [1, 2.5, \"é\"], \"z\": null}";
-  }
-
-  @Override
-  Set<String> definitionsKnownWrong() {
-    return Set.of("j"); // JSON_DEFINITION_BUG
   }
 
   @Override
@@ -132,16 +120,6 @@ class MySqlTypeMatrixIT extends TypeMatrixIT {
     assertEquals("[\"2024-02-29\", \"-12:34:56.250000\", 1.50]", captured.get(101));
   }
 
-  @Test
-  @Disabled(JSON_DEFINITION_BUG)
-  void aJsonColumnsBinlogDefinitionIsInformationSchemas() throws Exception {
-    ColumnDef binlog = row("c", 1).schema().column("j");
-    try (Connection c = cluster.connect(shard)) {
-      TableSchema schema = TableSchemaReader.read(c, cluster.database(), "types").orElseThrow();
-      assertEquals(schema.column("j").asBinlogDescribes(), binlog);
-    }
-  }
-
   /**
    * MySQL's SIGNEDNESS metadata has a bit for YEAR (an unsigned integer field there), unlike
    * MariaDB's: every numeric column after a YEAR keeps its own sign (capture once took the bit
@@ -180,11 +158,8 @@ class MySqlTypeMatrixIT extends TypeMatrixIT {
       assertEquals("utf8mb4_0900_ai_ci", rs.getString(2));
       TableSchema schema = TableSchemaReader.read(c, cluster.database(), "forms").orElseThrow();
       assertEquals(
-          first.schema().columns().stream().filter(col -> !col.name().equals("jd")).toList(),
-          schema.columns().stream()
-              .filter(col -> !col.name().equals("jd")) // JSON: see JSON_DEFINITION_BUG
-              .map(ColumnDef::asBinlogDescribes)
-              .toList(),
+          first.schema().columns(),
+          schema.columns().stream().map(ColumnDef::asBinlogDescribes).toList(),
           "the binlog and information_schema describe the same columns");
     }
   }

@@ -27,7 +27,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -154,15 +153,6 @@ class TypeMatrixIT {
   /** The text capture publishes for {@link #JSON_1}: on MariaDB, a text column, as written. */
   String expectedJson1() {
     return JSON_1;
-  }
-
-  /**
-   * Columns whose binlog definition a subclass knows to differ from {@code information_schema}'s on
-   * its flavor (a bug, asserted by a disabled test of the subclass until it is fixed): left out of
-   * the definition comparison here. None on MariaDB.
-   */
-  Set<String> definitionsKnownWrong() {
-    return Set.of();
   }
 
   ChangeRecord row(String op, long id) {
@@ -342,13 +332,8 @@ class TypeMatrixIT {
       TableSchema schema = TableSchemaReader.read(c, cluster.database(), "types").orElseThrow();
       // the binlog cannot know the full type text, the collation or the character count
       assertEquals(
-          row("u", 1).schema().columns().stream()
-              .filter(col -> !definitionsKnownWrong().contains(col.name()))
-              .toList(),
-          schema.columns().stream()
-              .filter(col -> !definitionsKnownWrong().contains(col.name()))
-              .map(ColumnDef::asBinlogDescribes)
-              .toList());
+          row("u", 1).schema().columns(),
+          schema.columns().stream().map(ColumnDef::asBinlogDescribes).toList());
       assertEquals(List.of("id"), schema.primaryKey());
       String select =
           schema.columns().stream()

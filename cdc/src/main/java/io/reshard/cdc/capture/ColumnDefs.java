@@ -68,8 +68,8 @@ final class ColumnDefs {
       case BLOB, TINY_BLOB, MEDIUM_BLOB, LONG_BLOB -> blob(name, meta, charset, nullable);
       case GEOMETRY ->
           def(name, ColumnKind.BYTES, "geometry", false, 0, 0, 0, MariaDbCharsets.BINARY, nullable);
-      case JSON ->
-          def(name, ColumnKind.JSON, "json", false, 0xFFFF_FFFFL, 0, 0, "utf8mb4", nullable);
+      // MySQL's binary JSON: information_schema gives it no length and no charset
+      case JSON -> def(name, ColumnKind.JSON, "json", false, 0, 0, 0, null, nullable);
       case ENUM, SET ->
           new ColumnDef(
               name,
