@@ -46,6 +46,56 @@ final class CliSession {
    * and the keys of {@code sets} ({@code KEY=VALUE}).
    */
   void startDaemon(String... sets) throws Exception {
+    Run r = launchDaemon(Map.of(), sets);
+    assertEquals(0, r.exit(), r.out() + r.err());
+  }
+
+  /**
+   * Starts the daemon as {@link #startDaemon} does, armed to halt when a step reaches {@code
+   * failpoint} ({@code RESHARD_FAILPOINT}: {@code state:STATE} or a step's name, docs/workflow.md).
+   * It may halt while taking up a workflow, even before it answers, so its start is not checked;
+   * {@link #awaitDaemonHalted} waits for the halt.
+   */
+  void startDaemonHaltingAt(String failpoint, String... sets) throws Exception {
+    launchDaemon(Map.of("RESHARD_FAILPOINT", failpoint), sets);
+  }
+
+  /** Waits (at most 120 s) until the daemon is gone: halted at its failpoint. */
+  void awaitDaemonHalted() throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (ClusterDaemon.running(dir).isPresent()) {
+      assertTrue(System.nanoTime() < deadline, "the daemon did not halt at its failpoint");
+      Thread.sleep(100);
+    }
+  }
+
+  /** Waits (at most 180 s) until workflow {@code name} is in {@code state}; returns its status. */
+  JsonNode awaitState(String name, String state) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+    while (true) {
+      JsonNode w = status(name);
+      if (w.path("state").asText().equals(state)) {
+        return w;
+      }
+      assertTrue(System.nanoTime() < deadline, name + " never reached " + state + ": " + w);
+      Thread.sleep(300);
+    }
+  }
+
+  /** Waits (at most 120 s) until the daemon hosts {@code name} and its streams lag under 1 s. */
+  void awaitCaughtUp(String name) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (true) {
+      JsonNode w = status(name);
+      if (w.path("hosted").asBoolean(false) && w.path("max_lag_ms").asLong(Long.MAX_VALUE) < 1000) {
+        return;
+      }
+      assertTrue(System.nanoTime() < deadline, "the streams did not catch up: " + w);
+      Thread.sleep(300);
+    }
+  }
+
+  private Run launchDaemon(Map<String, String> env, String... sets) throws Exception {
     if (ClusterDaemon.running(dir).isPresent()) {
       stopDaemon();
     }
@@ -64,8 +114,7 @@ final class CliSession {
       args.add("--set");
       args.add(set);
     }
-    Run r = reshard(args.toArray(String[]::new));
-    assertEquals(0, r.exit(), r.out() + r.err());
+    return ReshardLauncherIT.reshardWithEnv(env, args.toArray(String[]::new));
   }
 
   /** Kills the daemon with SIGKILL (no shutdown hook runs) and waits until it is gone. */

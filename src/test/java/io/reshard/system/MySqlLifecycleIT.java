@@ -1,6 +1,7 @@
 package io.reshard.system;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,9 +41,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code utf8mb4_0900_ai_ci} and latin1 text, blobs, ENUM/SET) with edge values is split into
  * {@code -80} and {@code 80-} while a writer inserts, updates (primary and sharding keys too) and
  * deletes on the source; diff, switch reads and writes, writes on the targets flow back through the
- * reverse streams, reverse traffic, switch again, complete. Before the complete the targets
- * together hold exactly the source's rows, byte for byte ({@code HEX} of every column), each on the
- * shard that owns it; after it the retired source is {@code super_read_only}.
+ * reverse streams, reverse traffic, switch again, complete. The daemon halts at three phase
+ * boundaries on the way, each time taken up by a new one from the stored state: after the first
+ * switch's journal and the targets' opening (finished forward), after the reverse's publish
+ * (finished), and inside the second switch's fenced window (rolled back, the source writable again;
+ * then switched for real). Before the complete the targets together hold exactly the source's rows,
+ * byte for byte ({@code HEX} of every column), each on the shard that owns it; after it the retired
+ * source is {@code super_read_only}.
  */
 @ExtendWith(LocalClusterExtension.class)
 @UseFlavor(Flavor.MYSQL)
@@ -112,7 +117,7 @@ class MySqlLifecycleIT {
       insert(source, id, id * 7L);
     }
     edgeRows();
-    ops.startDaemon("keyspace.stream.enabled=false"); // the stream is KeyspaceStreamIT's
+    ops.startDaemon(NO_STREAM);
     Run init =
         ops.cli(
             "keyspace", "init", "--keyspace", ks, "--vschema", vschema.toString(), "--shards=-");
@@ -151,8 +156,11 @@ class MySqlLifecycleIT {
 
     CliSession.assertClean(ops.diff("split"));
     assertEquals(0, ops.cli("workflow", "switch-traffic", "split", "--reads").exit());
-    Run writes = ops.cli("workflow", "switch-traffic", "split", "--writes");
-    assertEquals(0, writes.exit(), writes.err());
+    // the daemon halts after the journal and the targets' opening, before the map is out; the
+    // next one takes the journal up and finishes the switch (the reverse streams run once the
+    // targets' rows reach the source below)
+    haltAndRestart("switch:targets-open", "workflow", "switch-traffic", "split", "--writes");
+    ops.awaitState("split", "WRITES_SWITCHED");
 
     // writes now go to their owners; the reverse streams carry them back to the source
     List<ClusterDescriptor.Server> targets = cluster.spares();
@@ -165,10 +173,18 @@ class MySqlLifecycleIT {
       sql(t, "DELETE FROM everything WHERE id % 23 = 0 AND id < 5000");
     }
     awaitSameRows(targets);
-    assertEquals(0, ops.cli("workflow", "reverse-traffic", "split").exit());
+    // reverse traffic halts after its publish, before the new forward streams start
+    haltAndRestart("reverse:published", "workflow", "reverse-traffic", "split");
+    ops.awaitState("split", "RUNNING");
     sql(source, "UPDATE everything SET tx = 'back on the source' WHERE id % 11 = 0");
     sql(source, "DELETE FROM everything WHERE id % 29 = 0");
     CliSession.assertClean(ops.diff("split"));
+    // a switch halted in its fenced window is rolled back: the source writable again
+    ops.awaitCaughtUp("split");
+    haltAndRestart("state:SWITCHING_WRITES", "workflow", "switch-traffic", "split", "--writes");
+    ops.awaitState("split", "RUNNING");
+    assertEquals(List.of(0, 0), readOnly(source), "read_only, super_read_only after the roll-back");
+    ops.awaitCaughtUp("split");
     Run again = ops.cli("workflow", "switch-traffic", "split", "--writes");
     assertEquals(0, again.exit(), again.err());
     sql(targets.get(1), "UPDATE everything SET js = JSON_OBJECT('last', TRUE) WHERE id % 13 = 0");
@@ -181,6 +197,32 @@ class MySqlLifecycleIT {
         ResultSet rs = st.executeQuery("SELECT @@GLOBAL.super_read_only")) {
       rs.next();
       assertEquals(1, rs.getInt(1), "a retired MySQL source is super_read_only");
+    }
+  }
+
+  // ---- the daemon halted -------------------------------------------------------------------
+
+  /** The daemon's settings here: the keyspace stream has its own test (KeyspaceStreamIT). */
+  private static final String NO_STREAM = "keyspace.stream.enabled=false";
+
+  /**
+   * Runs {@code command} on a daemon armed to halt at {@code failpoint} (the command fails with
+   * it), then starts a daemon without one, which takes the workflow up from its stored state.
+   */
+  private void haltAndRestart(String failpoint, String... command) throws Exception {
+    ops.startDaemonHaltingAt(failpoint, NO_STREAM);
+    Run halted = ops.cli(command);
+    assertNotEquals(0, halted.exit(), "the daemon halted at " + failpoint + ": " + halted.out());
+    ops.awaitDaemonHalted();
+    ops.startDaemon(NO_STREAM);
+  }
+
+  private List<Integer> readOnly(ClusterDescriptor.Server s) throws Exception {
+    try (Connection c = cluster.connect(s);
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT @@GLOBAL.read_only, @@GLOBAL.super_read_only")) {
+      rs.next();
+      return List.of(rs.getInt(1), rs.getInt(2));
     }
   }
 
