@@ -3,6 +3,7 @@ package io.reshard.cdc.capture;
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
 import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonFormatter;
+import io.reshard.core.value.ValueCodec;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -24,6 +25,9 @@ import java.util.Base64;
 final class MySqlJsonText implements JsonFormatter {
   /** The field width MySQL prints a JSON double in (MY_GCVT_MAX_FIELD_WIDTH). */
   private static final int DOUBLE_WIDTH = 34;
+
+  /** MySQL writes a DATETIME or TIME inside JSON with six fraction digits. */
+  private static final int SIX_DIGITS = 6;
 
   /** Beyond this decimal exponent MySQL writes a double in exponent notation (DBL_DIG). */
   private static final int FIXED_EXPONENT_LIMIT = 15;
@@ -149,17 +153,14 @@ final class MySqlJsonText implements JsonFormatter {
 
   @Override
   public void valueDate(int year, int month, int day) {
-    out.append('"').append(String.format("%04d-%02d-%02d", year, month, day)).append('"');
+    out.append('"').append(ValueCodec.date(year, month, day)).append('"');
   }
 
   @Override
   public void valueDatetime(
       int year, int month, int day, int hour, int min, int sec, int microSeconds) {
     out.append('"')
-        .append(
-            String.format(
-                "%04d-%02d-%02d %02d:%02d:%02d.%06d",
-                year, month, day, hour, min, sec, microSeconds))
+        .append(ValueCodec.dateTime(year, month, day, hour, min, sec, microSeconds, SIX_DIGITS))
         .append('"');
   }
 
@@ -170,23 +171,14 @@ final class MySqlJsonText implements JsonFormatter {
 
   void time(boolean negative, int hour, int min, int sec, int microSeconds) {
     out.append('"')
-        .append(negative ? "-" : "")
-        .append(String.format("%02d:%02d:%02d.%06d", hour, min, sec, microSeconds))
+        .append(ValueCodec.time(negative, hour, min, sec, microSeconds, SIX_DIGITS))
         .append('"');
   }
 
+  /** Not called: the library reads a TIMESTAMP inside JSON as a DATETIME. */
   @Override
   public void valueTimestamp(long secondsPastEpoch, int microSeconds) {
-    java.time.LocalDateTime t =
-        java.time.LocalDateTime.ofEpochSecond(secondsPastEpoch, 0, java.time.ZoneOffset.UTC);
-    valueDatetime(
-        t.getYear(),
-        t.getMonthValue(),
-        t.getDayOfMonth(),
-        t.getHour(),
-        t.getMinute(),
-        t.getSecond(),
-        microSeconds);
+    throw new IllegalStateException("a TIMESTAMP inside JSON is read as a DATETIME");
   }
 
   @Override
