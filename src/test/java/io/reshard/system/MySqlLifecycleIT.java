@@ -161,6 +161,9 @@ class MySqlLifecycleIT {
     // targets' rows reach the source below)
     haltAndRestart("switch:targets-open", "workflow", "switch-traffic", "split", "--writes");
     ops.awaitState("split", "WRITES_SWITCHED");
+    Run twice = ops.cli("workflow", "switch-traffic", "split", "--writes");
+    assertEquals(3, twice.exit(), twice.out() + twice.err());
+    assertTrue((twice.out() + twice.err()).contains("writes are switched already"), twice.err());
 
     // writes now go to their owners; the reverse streams carry them back to the source
     List<ClusterDescriptor.Server> targets = cluster.spares();

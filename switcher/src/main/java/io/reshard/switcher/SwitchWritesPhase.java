@@ -292,7 +292,11 @@ final class SwitchWritesPhase implements Phase {
 
   private void refuseUnlessReady(Workflow w, boolean force) {
     List<String> reasons = new ArrayList<>();
-    if (w.state() != WorkflowState.RUNNING && w.state() != WorkflowState.READS_SWITCHED) {
+    if (w.state() == WorkflowState.WRITES_SWITCHED) {
+      reasons.add(
+          "writes are switched already: the targets serve them (reverse-traffic moves them back to"
+              + " the sources, complete retires the sources)");
+    } else if (w.state() != WorkflowState.RUNNING && w.state() != WorkflowState.READS_SWITCHED) {
       reasons.add(
           "the workflow is "
               + w.state()

@@ -169,10 +169,11 @@ public final class WorkflowSpecValidator {
         reasons.addAll(sharedServers(keyspace, targetServers, inUse));
         reasons.addAll(reusedNames(store.list(), keyspace, targets, targetServers));
       } catch (IllegalArgumentException noFreeServer) {
+        // one reason among the others (they would stay hidden behind it); unless the workflow
+        // moving the source holds the spares: the refusal above already says why
         if (moving.isEmpty()) {
-          throw noFreeServer;
+          reasons.add(noFreeServer.getMessage());
         }
-        // the workflow moving the source holds the spares: the refusal above already says why
       }
     }
     reasons.throwIfAny("workflow " + name + " not created");

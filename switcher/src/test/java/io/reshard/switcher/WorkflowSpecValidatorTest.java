@@ -205,6 +205,26 @@ class WorkflowSpecValidatorTest {
   }
 
   @Test
+  void noFreeSpareIsOneReasonBesideTheOthers() {
+    WorkflowSpecValidator noSpares =
+        new WorkflowSpecValidator(
+            store,
+            k -> k.equals("chat") ? map : Optional.empty(),
+            known::contains,
+            (keyspace, targets, inUse) -> {
+              throw new IllegalArgumentException("no server for target " + targets.get(0));
+            });
+    SwitchRefusedException e =
+        assertThrows(
+            SwitchRefusedException.class,
+            () ->
+                noSpares.validate(
+                    "w", params("keyspace", "chat", "source", "80-", "targets", "80-b0,a0-")));
+    assertTrue(e.getMessage().contains("overlap"), e.getMessage());
+    assertTrue(e.getMessage().contains("no server for target 80-b0"), e.getMessage());
+  }
+
+  @Test
   void aTargetEqualToTheSourceIsRefusedForThatReasonNotForAMissingTable() {
     SwitchRefusedException e =
         assertThrows(
