@@ -47,6 +47,15 @@ final class CarriedObjects {
     Set<String> others = SchemaObjectReader.otherDatabases(source, ks);
     Set<String> moved = new TreeSet<>();
     spec.tables().forEach(t -> moved.add(t.toLowerCase(Locale.ROOT)));
+    // a table the vschema does not name is neither copied nor streamed: after complete it is on
+    // the retired sources only, which the operator must know before anything is moved
+    tables.forEach(
+        (table, type) -> {
+          if (type.equals("BASE TABLE") && !moved.contains(table)) {
+            notCarried.add(
+                "table " + table + " is in no vschema table: it stays on the sources only");
+          }
+        });
     Set<String> carriedViews = new TreeSet<>();
     decide(SchemaObjectReader.views(source, ks), tables, moved, others, carriedViews);
     decide(SchemaObjectReader.routines(source, ks), tables, moved, others, carriedViews);

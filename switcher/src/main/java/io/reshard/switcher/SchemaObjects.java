@@ -41,15 +41,16 @@ public record SchemaObjects(
   }
 
   /**
-   * The warning create prints and status keeps, or null if every view and routine was carried: a
-   * sentence, then one line per object.
+   * The warning create prints and status keeps, or null if every table, view and routine was
+   * carried: a sentence, then one line per table or object.
    */
   public String warning() {
     if (notCarried.isEmpty()) {
       return null;
     }
-    return "not created on the targets (they use tables that are not moved; create them where the"
-        + " application needs them): "
+    return "not created on the targets (a table in no vschema table is not moved, and a view or"
+        + " routine that uses one is not carried; move the table by adding it to the vschema, or"
+        + " create what the application needs where it needs it): "
         + String.join("; ", notCarried);
   }
 }

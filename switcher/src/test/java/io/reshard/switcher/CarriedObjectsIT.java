@@ -125,7 +125,11 @@ class CarriedObjectsIT {
         List.of(
             "view named_orders uses table customers",
             "procedure rename_customer uses table customers"),
-        o.notCarried());
+        o.notCarried().stream().filter(n -> !n.startsWith("table ")).toList());
+    assertTrue(
+        o.notCarried()
+            .contains("table customers is in no vschema table: it stays on the sources only"),
+        "a table the vschema does not name is in the warning: " + o.notCarried());
     assertTrue(o.warning().contains("view named_orders uses table customers"), o.warning());
     SchemaObjects stored = store.load("objects").orElseThrow().schemaObjects();
     assertEquals(o.notCarried(), stored.notCarried(), "the record keeps the warning");
