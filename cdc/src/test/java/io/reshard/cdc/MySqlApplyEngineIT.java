@@ -39,16 +39,8 @@ class MySqlApplyEngineIT extends ApplyEngineIT {
    */
   @Test
   void aSignedColumnAfterAYearIsAppliedAsWritten() throws Exception {
-    for (ClusterDescriptor.Server s : List.of(source, left)) {
-      exec(s, "CREATE TABLE years (id BIGINT PRIMARY KEY, y YEAR, i INT) ENGINE=InnoDB");
-    }
-    GtidPosition p0 = position(source);
-    long id = idsIn("c0-e0", 1)[0];
-    try (ApplyEngine l = applier("w7", left, "c0-e0", p0, 1000)) {
-      exec(source, "INSERT INTO years VALUES (" + id + ", 2024, -1)");
-      GtidPosition g = position(source);
-      assertTrue(l.awaitApplied(topic, g, Duration.ofSeconds(30)), "applied: " + l.lastError());
-    }
+    long id =
+        applyOneRow("w7", "years (id BIGINT PRIMARY KEY, y YEAR, i INT)", "years", "2024, -1");
     assertEquals(List.of(id + "|2024|-1"), rows(left, "SELECT id, y + 0, i FROM years"));
   }
 
@@ -62,23 +54,34 @@ class MySqlApplyEngineIT extends ApplyEngineIT {
           + " on the source, is applied as [\"2024-02-29 12:34:56.500000\", 1.5], [STRING, DOUBLE]:"
           + " MySQL's binary JSON written as its text does not parse back to the same document")
   void jsonWithTemporalAndDecimalScalarsIsAppliedAsWritten() throws Exception {
-    for (ClusterDescriptor.Server s : List.of(source, left)) {
-      exec(s, "CREATE TABLE jscalars (id BIGINT PRIMARY KEY, j JSON) ENGINE=InnoDB");
-    }
-    GtidPosition p0 = position(source);
-    long id = idsIn("c0-e0", 1)[0];
-    try (ApplyEngine l = applier("w8", left, "c0-e0", p0, 1000)) {
-      exec(
-          source,
-          "INSERT INTO jscalars VALUES ("
-              + id
-              + ", JSON_ARRAY(CAST('2024-02-29 12:34:56.5' AS DATETIME(6)), 1.50))");
-      GtidPosition g = position(source);
-      assertTrue(l.awaitApplied(topic, g, Duration.ofSeconds(30)), "applied: " + l.lastError());
-    }
+    applyOneRow(
+        "w8",
+        "jscalars (id BIGINT PRIMARY KEY, j JSON)",
+        "jscalars",
+        "JSON_ARRAY(CAST('2024-02-29 12:34:56.5' AS DATETIME(6)), 1.50)");
     String sql =
         "SELECT j, JSON_TYPE(JSON_EXTRACT(j, '$[0]')), JSON_TYPE(JSON_EXTRACT(j, '$[1]'))"
             + " FROM jscalars";
     assertEquals(rows(source, sql), rows(left, sql));
+  }
+
+  /**
+   * Creates {@code definition} on the source and the left target, inserts one row of {@code c0-e0}
+   * (its id, then {@code values}) on the source, and waits until applier {@code workflow} applied
+   * it; returns the row's id.
+   */
+  private long applyOneRow(String workflow, String definition, String table, String values)
+      throws Exception {
+    for (ClusterDescriptor.Server s : List.of(source, left)) {
+      exec(s, "CREATE TABLE " + definition + " ENGINE=InnoDB");
+    }
+    GtidPosition p0 = position(source);
+    long id = idsIn("c0-e0", 1)[0];
+    try (ApplyEngine l = applier(workflow, left, "c0-e0", p0, 1000)) {
+      exec(source, "INSERT INTO " + table + " VALUES (" + id + ", " + values + ")");
+      GtidPosition g = position(source);
+      assertTrue(l.awaitApplied(topic, g, Duration.ofSeconds(30)), "applied: " + l.lastError());
+    }
+    return id;
   }
 }
