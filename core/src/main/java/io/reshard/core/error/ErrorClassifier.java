@@ -128,7 +128,8 @@ public final class ErrorClassifier {
   }
 
   /** What an SQL failure means, by its MySQL/MariaDB error code and SQLSTATE. */
-  public static Failure classify(SQLException e) {
+  public static Failure classify(SQLException failure) {
+    SQLException e = carried(failure);
     if (isLockConflict(e) || isConnectionLoss(e)) {
       return Failure.RETRIABLE;
     }
@@ -154,15 +155,33 @@ public final class ErrorClassifier {
   }
 
   /** A lock wait timeout or a deadlock: the same statement can succeed when tried again. */
-  public static boolean isLockConflict(SQLException e) {
+  public static boolean isLockConflict(SQLException failure) {
+    SQLException e = carried(failure);
     return e.getErrorCode() == ER_LOCK_WAIT_TIMEOUT || e.getErrorCode() == ER_LOCK_DEADLOCK;
   }
 
   /** The connection to the server was lost or could not be made (SQLSTATE class 08). */
-  public static boolean isConnectionLoss(SQLException e) {
+  public static boolean isConnectionLoss(SQLException failure) {
+    SQLException e = carried(failure);
     return e instanceof SQLNonTransientConnectionException
         || e instanceof SQLTransientConnectionException
         || (e.getSQLState() != null && e.getSQLState().startsWith("08"));
+  }
+
+  /**
+   * The failure {@code e} stands for: itself, or, if it has neither an error code nor an SQLSTATE
+   * of its own, the SQL failure it carries. MariaDB Connector/J reports a batch that met a closed
+   * connection as a {@code BatchUpdateException} built from its cause alone (code 0, no state):
+   * read by its own code, a lost connection would look like a data error and stop the stream.
+   */
+  private static SQLException carried(SQLException e) {
+    SQLException s = e;
+    while (s.getErrorCode() == 0
+        && s.getSQLState() == null
+        && s.getCause() instanceof SQLException c) {
+      s = c;
+    }
+    return s;
   }
 
   /** The server refused the user: wrong password, or no right to the database (1044, 1045). */

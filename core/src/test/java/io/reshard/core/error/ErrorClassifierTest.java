@@ -1,10 +1,12 @@
 package io.reshard.core.error;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.reshard.core.error.ErrorClassifier.Failure;
 import io.reshard.router.ReshardException;
 import io.reshard.router.RetriableReshardException;
+import java.sql.BatchUpdateException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,24 @@ class ErrorClassifierTest {
     assertEquals(
         Failure.RETRIABLE,
         ErrorClassifier.classify(new SQLNonTransientConnectionException("gone", "HY000", 0)));
+  }
+
+  @Test
+  void aBatchFailureIsReadByTheFailureItCarries() {
+    // what MariaDB Connector/J throws from executeBatch on a connection it has closed
+    SQLException closed =
+        new BatchUpdateException(
+            new int[0],
+            new SQLNonTransientConnectionException("Connection is closed", "08000", 1220));
+    assertTrue(ErrorClassifier.isConnectionLoss(closed));
+    assertEquals(Failure.RETRIABLE, ErrorClassifier.classify(closed));
+    assertTrue(
+        ErrorClassifier.isLockConflict(new BatchUpdateException(new int[0], sql(1213, "40001"))));
+    // a wrapper with a code of its own is read by that code
+    assertEquals(
+        Failure.DATA,
+        ErrorClassifier.classify(
+            new SQLException("dup", "23000", 1062, new SQLNonTransientConnectionException("x"))));
   }
 
   @Test
