@@ -26,6 +26,7 @@ import org.junit.jupiter.api.TestInstance;
  * that every fault healed without help and the command exited 0.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@LongRun
 class ChaosIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -362,6 +362,7 @@ class WorkflowCliIT {
    */
   @Test
   @Order(2)
+  @LongRun
   void theDaemonKilledAtEveryPhaseBoundaryFinishesTheWorkflow() throws Exception {
     String ks2 = ks + "_k";
     // two sources onto two targets of other cut points: 40-90 reads both sources, 90-c0 one
