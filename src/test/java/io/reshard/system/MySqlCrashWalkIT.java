@@ -93,7 +93,8 @@ class MySqlCrashWalkIT {
         // halted right after the record is stored, then when the copy records COPYING
         ops.startDaemonHaltingAt("state:CREATED", NO_STREAM);
         Run created =
-            ops.cli("workflow", "create", "--keyspace", ks, "--source", "-", "--targets=-80,80-", name);
+            ops.cli(
+                "workflow", "create", "--keyspace", ks, "--source", "-", "--targets=-80,80-", name);
         assertNotEquals(0, created.exit(), "the daemon died inside create: " + created.err());
         ops.awaitDaemonHalted();
         haltAt("state:COPYING");
@@ -116,7 +117,8 @@ class MySqlCrashWalkIT {
         }
         ops.startDaemon(NO_STREAM);
         ops.awaitState(name, "WRITES_SWITCHED");
-        JsonNode map = JSON.readTree(ops.cli("shardmap", "show", "--keyspace", ks, "--output", "json").out());
+        JsonNode map =
+            JSON.readTree(ops.cli("shardmap", "show", "--keyspace", ks, "--output", "json").out());
         assertTrue(
             servesWrites(map, "-80") && servesWrites(map, "80-") && !servesWrites(map, "-"),
             map.toString());

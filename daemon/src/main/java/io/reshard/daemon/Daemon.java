@@ -80,6 +80,7 @@ public final class Daemon {
                   cs.state() == ServiceState.FAILED
                       ? Optional.of(String.valueOf(cs.detail()))
                       : Optional.empty());
+          shared.trouble(cs.shard().keyspace(), cs.shard().shard(), () -> retrying(cs));
         }
       }
       List<DaemonService> configured = List.copyOf(captureServices);
@@ -163,12 +164,24 @@ public final class Daemon {
         }
 
         @Override
+        public Optional<String> trouble() {
+          return retrying(service);
+        }
+
+        @Override
         public void close() {
           service.stop();
           onDemand.remove(service);
         }
       };
     };
+  }
+
+  /** The detail of a capture that retries (what it cannot reach), or empty. */
+  private static Optional<String> retrying(CaptureService capture) {
+    return capture.state() == ServiceState.RETRYING
+        ? Optional.of(String.valueOf(capture.detail()))
+        : Optional.empty();
   }
 
   /**

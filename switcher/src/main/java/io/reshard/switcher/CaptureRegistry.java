@@ -34,6 +34,14 @@ public final class CaptureRegistry implements AutoCloseable {
      */
     Optional<String> failure();
 
+    /**
+     * What keeps it from committing while it retries (a source or a broker it cannot reach), or
+     * empty while it runs; the message of a wait that times out names it.
+     */
+    default Optional<String> trouble() {
+      return Optional.empty();
+    }
+
     /** Stops it. */
     void close() throws InterruptedException;
   }
@@ -81,6 +89,7 @@ public final class CaptureRegistry implements AutoCloseable {
   private final Map<String, ServerId> serverIds = new HashMap<>();
   private final Map<String, Runnable> wakers = new HashMap<>();
   private final Map<String, Supplier<Optional<String>>> failures = new HashMap<>();
+  private final Map<String, Supplier<Optional<String>>> troubles = new HashMap<>();
 
   /** A registry whose own captures are bare engines ({@link #ENGINE}). */
   public CaptureRegistry() {
@@ -161,6 +170,30 @@ public final class CaptureRegistry implements AutoCloseable {
   }
 
   /**
+   * Tells how to read what keeps a capture registered with {@link #external} from committing while
+   * it retries ({@link Started#trouble}).
+   */
+  public synchronized void trouble(
+      String keyspace, String shard, Supplier<Optional<String>> trouble) {
+    troubles.put(key(keyspace, shard), trouble);
+  }
+
+  /** What keeps the capture of {@code keyspace/shard} from committing, or empty. */
+  Optional<String> trouble(String keyspace, String shard) {
+    String k = key(keyspace, shard);
+    Supplier<Optional<String>> t;
+    Started e;
+    synchronized (this) {
+      t = troubles.get(k);
+      e = owned.get(k);
+    }
+    if (t != null) {
+      return t.get();
+    }
+    return e == null ? Optional.empty() : e.trouble();
+  }
+
+  /**
    * Why the capture of {@code keyspace/shard} stopped for good (a change it cannot publish, say),
    * or empty while it runs, retries, or is not known here. Nothing of that shard reaches its topic
    * meanwhile, so its streams' lag (measured against what was published) cannot show it.
@@ -198,7 +231,13 @@ public final class CaptureRegistry implements AutoCloseable {
     }
     waker.run();
     GtidPosition now = ServerFence.position(s);
-    awaitCovers(s.shard(), committed, now, timeout, () -> failure(spec.keyspace(), s.shard()));
+    awaitCovers(
+        s.shard(),
+        committed,
+        now,
+        timeout,
+        () -> failure(spec.keyspace(), s.shard()),
+        () -> trouble(spec.keyspace(), s.shard()));
     return committed;
   }
 
@@ -211,6 +250,8 @@ public final class CaptureRegistry implements AutoCloseable {
    *
    * @param shard the captured shard, for the messages
    * @param failure the error that stopped the capture for good, or empty while it runs or retries
+   * @param trouble what keeps the capture from committing while it retries, or empty: named in the
+   *     timeout's message
    * @throws SwitchRefusedException once {@code failure} names one (the capture does not start again
    *     by itself, so the position would never be reached)
    * @throws ReshardException if {@code committed} does not cover {@code position} within {@code
@@ -222,7 +263,8 @@ public final class CaptureRegistry implements AutoCloseable {
       Supplier<Optional<CapturePosition>> committed,
       GtidPosition position,
       Duration timeout,
-      Supplier<Optional<String>> failure)
+      Supplier<Optional<String>> failure,
+      Supplier<Optional<String>> trouble)
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!committed.get().map(p -> p.gtids().covers(position)).orElse(false)) {
@@ -245,7 +287,8 @@ public final class CaptureRegistry implements AutoCloseable {
                 + " within "
                 + timeout.toSeconds()
                 + " s; it is at "
-                + committed.get().map(Object::toString).orElse("nothing yet"));
+                + committed.get().map(Object::toString).orElse("nothing yet")
+                + trouble.get().map(t -> "; it is retrying: " + t).orElse(""));
       }
       Thread.sleep(POLL.toMillis());
     }

@@ -40,7 +40,8 @@ class CaptureRegistryTest {
                     () -> Optional.of(CapturePosition.at(AT)),
                     TARGET,
                     Duration.ofSeconds(60),
-                    failure::get));
+                    failure::get,
+                    Optional::empty));
     long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
     stopper.join();
     assertTrue(millis < 5000, "ended after " + millis + " ms");
@@ -59,9 +60,29 @@ class CaptureRegistryTest {
                     () -> Optional.of(CapturePosition.at(AT)),
                     TARGET,
                     Duration.ofMillis(100),
+                    Optional::empty,
                     Optional::empty));
     assertFalse(e instanceof SwitchRefusedException, e.getMessage());
     assertTrue(e.getMessage().contains("did not reach 0-1-9 within"), e.getMessage());
+  }
+
+  @Test
+  void aTimeoutNamesWhatTheRetryingCaptureCannotReach() {
+    ReshardException e =
+        assertThrows(
+            ReshardException.class,
+            () ->
+                CaptureRegistry.awaitCovers(
+                    "c0-e0",
+                    Optional::empty,
+                    TARGET,
+                    Duration.ofMillis(100),
+                    Optional::empty,
+                    () -> Optional.of("no commit to Kafka for 20 s")));
+    assertTrue(
+        e.getMessage()
+            .endsWith("it is at nothing yet; it is retrying: no commit to Kafka for 20 s"),
+        e.getMessage());
   }
 
   @Test
@@ -71,7 +92,8 @@ class CaptureRegistryTest {
         () -> Optional.of(CapturePosition.at(TARGET)),
         AT,
         Duration.ofSeconds(1),
-        () -> Optional.of("stopped"));
+        () -> Optional.of("stopped"),
+        Optional::empty);
   }
 
   @Test
