@@ -77,9 +77,8 @@ final class ReverseTrafficPhase implements Phase {
       throws Exception {
     steps.start();
     try {
-      for (ShardServer t : spec.targets()) {
-        ServerFence.fence(conns.of(t), t, spec.keyspace(), spec.fenceLockWait());
-      }
+      conns.onEach(
+          spec.targets(), (c, t) -> ServerFence.fence(c, t, spec.keyspace(), spec.fenceLockWait()));
       steps.mark("fence");
     } catch (SQLException e) {
       throw abort(w, conns, "fencing the targets timed out [error " + e.getErrorCode() + "]", e);
@@ -169,9 +168,9 @@ final class ReverseTrafficPhase implements Phase {
           "workflow {}: sequences raised above every id on the sources: {}", spec.name(), raised);
     }
     steps.mark("sequences");
-    for (ShardServer s : spec.sources()) {
-      ServerFence.open(conns.of(s), s, spec.keyspace(), MapChanges.epochOf(next, s));
-    }
+    conns.onEach(
+        spec.sources(),
+        (c, s) -> ServerFence.open(c, s, spec.keyspace(), MapChanges.epochOf(next, s)));
     steps.mark("open sources");
     if (publish) {
       publisher.publish(next);

@@ -8,9 +8,11 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The switch's steps on one shard server (DESIGN 4.3): fence (the shard's fence row {@code writable
@@ -142,6 +144,68 @@ final class ServerFence {
         throw e;
       }
       return all;
+    }
+
+    /** One server's step of {@link #onEach}. */
+    @FunctionalInterface
+    interface Step {
+      void run(Connection c, ShardServer s) throws SQLException;
+    }
+
+    /**
+     * Runs {@code step} on every one of {@code servers} at once, each on its own connection and
+     * thread, so that a window with several sources or targets waits for the slowest of them, not
+     * for their sum; one server's runs here. Returns once every one has ended.
+     *
+     * @throws SQLException the first server's failure, with the others' as suppressed ones; the
+     *     servers that did not fail have run their step
+     */
+    void onEach(List<ShardServer> servers, Step step) throws SQLException {
+      if (servers.size() == 1) {
+        step.run(of(servers.get(0)), servers.get(0));
+        return;
+      }
+      List<Thread> threads = new ArrayList<>();
+      Map<String, Throwable> failures = new ConcurrentHashMap<>();
+      for (ShardServer s : servers) {
+        Connection c = of(s);
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    step.run(c, s);
+                  } catch (SQLException | RuntimeException e) {
+                    failures.put(s.shard(), e);
+                  }
+                },
+                "reshard-fence-" + s.shard());
+        t.setDaemon(true);
+        t.start();
+        threads.add(t);
+      }
+      for (Thread t : threads) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new SQLException("interrupted while the servers' steps ran", e);
+        }
+      }
+      Throwable first = null;
+      for (ShardServer s : servers) {
+        Throwable f = failures.get(s.shard());
+        if (f != null && first == null) {
+          first = f;
+        } else if (f != null) {
+          first.addSuppressed(f);
+        }
+      }
+      if (first instanceof SQLException e) {
+        throw e;
+      }
+      if (first instanceof RuntimeException e) {
+        throw e;
+      }
     }
 
     /** The connection to {@code s}'s server. */

@@ -197,9 +197,9 @@ final class SwitchWritesPhase implements Phase {
           raised);
     }
     steps.mark("sequences");
-    for (ShardServer t : spec.targets()) {
-      ServerFence.open(conns.of(t), t, spec.keyspace(), MapChanges.epochOf(next, t));
-    }
+    conns.onEach(
+        spec.targets(),
+        (c, t) -> ServerFence.open(c, t, spec.keyspace(), MapChanges.epochOf(next, t)));
     steps.mark("open targets");
     Failpoints.reach("switch:targets-open");
     if (publish) {
@@ -324,9 +324,8 @@ final class SwitchWritesPhase implements Phase {
   private Map<String, GtidPosition> fenceAndReadPositions(
       Workflow w, WorkflowState before, ServerFence.Connections conns) throws Exception {
     try {
-      for (ShardServer s : spec.sources()) {
-        ServerFence.fence(conns.of(s), s, spec.keyspace(), spec.fenceLockWait());
-      }
+      conns.onEach(
+          spec.sources(), (c, s) -> ServerFence.fence(c, s, spec.keyspace(), spec.fenceLockWait()));
       steps.mark("fence");
     } catch (SQLException e) {
       unfence(w, before);
