@@ -110,9 +110,24 @@ public final class TableSchemaReader {
       keyColumnProblem(name, columns, part).ifPresent(problems::add);
     }
     if (key.isEmpty()) {
-      problems.add("table " + name + " has no primary key: add one before moving it (DESIGN 6)");
+      problems.add(noPrimaryKey(name));
     }
     return problems;
+  }
+
+  /**
+   * The refusal of a table without a primary key, with what to do: the copy and the diff walk a
+   * table in primary key order, and the streams apply each change to the row with its key.
+   *
+   * @param name the table, {@code database.table}
+   */
+  static String noPrimaryKey(String name) {
+    return "table "
+        + name
+        + " has no primary key, and rows are copied, compared and changed by their key: add one"
+        + " (ALTER TABLE "
+        + name
+        + " ADD PRIMARY KEY (columns)) before moving it";
   }
 
   /** True if the database exists on the server (and the user can see it). */
