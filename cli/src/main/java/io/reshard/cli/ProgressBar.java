@@ -41,6 +41,34 @@ final class ProgressBar {
    * too, once, whenever they come (not only every few seconds).
    */
   void show(boolean last, String label, long done, long total, String extra) {
+    String counts = total > 0 ? String.format("%,d/%,d", done, total) : String.format("%,d", done);
+    String bar = "";
+    if (terminal) {
+      int pct = total > 0 ? (int) Math.min(100, done * 100 / total) : 0;
+      int filled = total > 0 ? pct * WIDTH / 100 : 0;
+      bar =
+          " ["
+              + "#".repeat(filled)
+              + " ".repeat(WIDTH - filled)
+              + "] "
+              + (total > 0 ? pct + "% " : "");
+    }
+    draw(last, label, bar, counts + " " + extra);
+  }
+
+  /**
+   * Shows what {@code label} is doing, in words, without a count: for a step whose size is unknown
+   * ({@code diff w: table messages (12 chunks compared)}).
+   */
+  void show(String label, String text) {
+    draw(false, label, " ", text);
+  }
+
+  /**
+   * Redraws the line in place on a terminal ({@code label}, {@code bar}, {@code text}); off one
+   * prints {@code label: text} every few seconds, and {@code last} text once whenever it comes.
+   */
+  private void draw(boolean last, String label, String bar, String text) {
     if (last && !terminal) {
       if (lastShown) {
         return;
@@ -48,27 +76,13 @@ final class ProgressBar {
       lastShown = true;
       lastPlain = 0;
     }
-    String counts = total > 0 ? String.format("%,d/%,d", done, total) : String.format("%,d", done);
     if (terminal) {
-      int pct = total > 0 ? (int) Math.min(100, done * 100 / total) : 0;
-      int filled = total > 0 ? pct * WIDTH / 100 : 0;
-      err.print(
-          "\r"
-              + label
-              + " ["
-              + "#".repeat(filled)
-              + " ".repeat(WIDTH - filled)
-              + "] "
-              + (total > 0 ? pct + "% " : "")
-              + counts
-              + " "
-              + extra
-              + "\u001b[K");
+      err.print("\r" + label + bar + text + "\u001b[K");
       drawn = true;
       err.flush();
     } else if (lastPlain == 0 || System.nanoTime() - lastPlain >= PLAIN_EVERY_NANOS) {
       lastPlain = System.nanoTime();
-      err.println(label + ": " + counts + " " + extra);
+      err.println(label + ": " + text);
       err.flush();
     }
   }

@@ -75,7 +75,6 @@ final class WorkflowDiffCommand implements Callable<Integer> {
             });
     ProgressBar bar = new ProgressBar(workflow.err(), ProgressBar.onTerminal());
     AdminClient.Answer a = null;
-    long chunksSeen = 0;
     while (a == null) {
       try {
         a = call.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
@@ -83,8 +82,7 @@ final class WorkflowDiffCommand implements Callable<Integer> {
         JsonNode w = admin.workflow(name).body();
         String running = w.path("diff_running").asText("");
         if (!running.isEmpty()) {
-          chunksSeen++;
-          bar.show("diff " + name, chunksSeen, 0, running);
+          bar.show("diff " + name, "table " + running);
         }
       } catch (ExecutionException e) {
         throw e.getCause() instanceof RuntimeException r ? r : new RuntimeException(e);

@@ -24,4 +24,25 @@ class ProgressBarTest {
         text.toString().lines().toList());
     assertFalse(text.toString().contains("\u001b"), "no escapes off a terminal");
   }
+
+  @Test
+  void aStepOfUnknownSizeIsShownInWordsWithoutACountBeforeIt() {
+    StringWriter text = new StringWriter();
+    ProgressBar bar = new ProgressBar(new PrintWriter(text), false);
+    bar.show("diff w", "table messages (1 chunk compared)");
+    bar.finish();
+    assertEquals(
+        List.of("diff w: table messages (1 chunk compared)"), text.toString().lines().toList());
+  }
+
+  @Test
+  void onATerminalTheWordsAreRedrawnInPlace() {
+    StringWriter text = new StringWriter();
+    ProgressBar bar = new ProgressBar(new PrintWriter(text), true);
+    bar.show("diff w", "table messages (2 chunks compared)");
+    bar.finish();
+    assertEquals(
+        "\rdiff w table messages (2 chunks compared)\u001b[K" + System.lineSeparator(),
+        text.toString());
+  }
 }

@@ -85,7 +85,12 @@ final class DiffPhase implements Phase {
   /** The table being compared and the chunks compared so far, or null when no diff runs. */
   String progress() {
     String t = table;
-    return t == null ? null : t + " (" + chunks.get() + " chunks compared)";
+    return t == null ? null : progress(t, chunks.get());
+  }
+
+  /** {@code "chat.messages (1 chunk compared)"}: the table, and the chunks compared so far. */
+  static String progress(String table, long chunks) {
+    return table + " (" + chunks + (chunks == 1 ? " chunk" : " chunks") + " compared)";
   }
 
   /**
