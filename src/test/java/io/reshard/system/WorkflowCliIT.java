@@ -214,7 +214,7 @@ class WorkflowCliIT {
         Run whileCopying = cli("workflow", "switch-traffic", "split", "--writes");
         assertEquals(3, whileCopying.exit(), whileCopying.err());
         assertTrue(
-            whileCopying.err().contains("COPYING") || whileCopying.err().contains("no diff"),
+            whileCopying.err().contains("copying") || whileCopying.err().contains("no diff"),
             whileCopying.err());
 
         JsonNode status = awaitState("split", "RUNNING");

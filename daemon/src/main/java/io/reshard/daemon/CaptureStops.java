@@ -175,7 +175,7 @@ final class CaptureStops {
           "workflow "
               + name
               + " is "
-              + w.state()
+              + w.state().inWords()
               + ": its streams no longer read its sources, so there is no capture stop to skip");
     }
     String shard = null;

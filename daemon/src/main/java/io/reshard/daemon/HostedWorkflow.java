@@ -207,15 +207,13 @@ final class HostedWorkflow {
     WorkflowState s = runner.workflow().state();
     if (s == WorkflowState.CREATED || s == WorkflowState.COPYING) {
       throw new SwitchRefusedException(
-          step
-              + " refused for workflow "
-              + name()
-              + ": it is "
-              + s
-              + "; a "
-              + step
-              + " runs once the copy is done"
-              + copyProblem().map(p -> " (" + p + ")").orElse(""));
+          s.refusal(
+              step,
+              name(),
+              "a "
+                  + step
+                  + " runs once the copy is done"
+                  + copyProblem().map(p -> " (" + p + ")").orElse("")));
     }
   }
 }

@@ -352,14 +352,14 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
                             "workflow "
                                 + name
                                 + " is "
-                                + w.state()
+                                + w.state().inWords()
                                 + "; nothing more can be done with it")
                         : new Result(
                             Outcome.RETRY_LATER,
                             "workflow "
                                 + name
                                 + " is "
-                                + w.state()
+                                + w.state().inWords()
                                 + " but this daemon has not taken it up yet ("
                                 + Optional.ofNullable(w.lastError()).orElse("see its log")
                                 + "); it tries again every "

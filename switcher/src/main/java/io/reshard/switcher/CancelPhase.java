@@ -40,12 +40,14 @@ final class CancelPhase implements Phase {
   Workflow run(Workflow w) throws Exception {
     if (w.state().writesHaveMoved() || !w.state().canMoveTo(WorkflowState.CANCELLED)) {
       throw new SwitchRefusedException(
-          name()
-              + " refused for workflow "
-              + spec.name()
-              + ": it is "
-              + w.state()
-              + "; after a write switch use reverse-traffic, then cancel");
+          w.state()
+              .refusal(
+                  name(),
+                  spec.name(),
+                  w.state().writesHaveMoved()
+                      ? "a workflow whose writes have moved is cancelled only after"
+                          + " reverse-traffic has moved them back"
+                      : null));
     }
     streams.freeze(streams.forward());
     ShardMap current = publisher.newest().orElseThrow();

@@ -40,12 +40,9 @@ final class CompletePhase implements Phase {
   Workflow run(Workflow w, boolean dropSourceData) throws Exception {
     if (w.state() != WorkflowState.WRITES_SWITCHED) {
       throw new SwitchRefusedException(
-          name()
-              + " refused for workflow "
-              + spec.name()
-              + ": it is "
-              + w.state()
-              + "; only a workflow whose writes are switched can complete");
+          w.state()
+              .refusal(
+                  name(), spec.name(), "only a workflow whose writes are switched can complete"));
     }
     streams.freeze(streams.reverse());
     ShardMap current = publisher.newest().orElseThrow();

@@ -43,8 +43,7 @@ final class CopyPhase implements Phase {
     if (w.state() == WorkflowState.CREATED) {
       return engine.transition(w, WorkflowState.COPYING, "copy starts from P0 " + w.p0());
     } else if (w.state() != WorkflowState.COPYING) {
-      throw new SwitchRefusedException(
-          "workflow " + spec.name() + " is " + w.state() + ": its copy is done");
+      throw new SwitchRefusedException(w.state().refusal(name(), spec.name(), "its copy is done"));
     }
     return w;
   }

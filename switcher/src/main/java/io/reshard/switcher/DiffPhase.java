@@ -161,7 +161,7 @@ final class DiffPhase implements Phase {
                 + step
                 + " refused: the streams from the sources to the targets no longer run (the"
                 + " workflow is "
-                + w.state()
+                + w.state().inWords()
                 + "); a diff compares the targets with the source while those streams keep them"
                 + " in step: run reverse-traffic first to diff again");
       }

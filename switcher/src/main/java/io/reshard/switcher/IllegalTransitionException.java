@@ -4,7 +4,8 @@ import io.reshard.router.ReshardException;
 
 /**
  * A workflow was asked to move to a state its current state does not lead to. Nothing changed. The
- * message names the workflow, both states and the legal next states.
+ * message names the workflow and both states, then says what the workflow is doing and what the
+ * operator can run next ({@link WorkflowState#inWords}, {@link WorkflowState#nextInWords}).
  */
 public class IllegalTransitionException extends ReshardException {
   private static final long serialVersionUID = 1L;
@@ -18,12 +19,13 @@ public class IllegalTransitionException extends ReshardException {
     super(
         "workflow "
             + workflow
-            + " cannot go from "
+            + " cannot change from "
             + from
             + " to "
             + to
-            + (from.isTerminal()
-                ? ": " + from + " is final"
-                : "; from " + from + " it may go to " + from.next()));
+            + ": it is "
+            + from.inWords()
+            + "; next: "
+            + from.nextInWords());
   }
 }

@@ -50,7 +50,21 @@ final class ReverseTrafficPhase implements Phase {
     return steps;
   }
 
+  /**
+   * Moves writes (and reads) back to the sources.
+   *
+   * @throws SwitchRefusedException if the workflow's writes are not switched, before anything is
+   *     checked or opened; nothing changed
+   */
   Workflow run(Workflow w) throws Exception {
+    if (!w.state().canMoveTo(WorkflowState.REVERSING)) {
+      throw new SwitchRefusedException(
+          w.state()
+              .refusal(
+                  name(),
+                  spec.name(),
+                  "writes move back only once they are switched to the targets"));
+    }
     // the catch-up reads the targets' captures: if one has stopped for good, the targets would be
     // fenced for nothing and the catch-up would time out; refuse while nothing has changed
     streams.refuseIfCaptureStopped(spec.targets(), "reverse traffic");

@@ -40,12 +40,11 @@ final class SwitchReadsPhase implements Phase {
   Workflow run(Workflow w) {
     if (!w.state().canMoveTo(WorkflowState.READS_SWITCHED)) {
       throw new SwitchRefusedException(
-          name()
-              + " refused for workflow "
-              + spec.name()
-              + ": it is "
-              + w.state()
-              + "; reads switch once the copy is done and before writes switch");
+          w.state()
+              .refusal(
+                  name(),
+                  spec.name(),
+                  "reads switch once the copy is done and before writes switch"));
     }
     streams.refuseIfCaptureStopped(spec.sources(), name());
     String gap = CaptureGaps.refusal(w, "switch reads");

@@ -299,8 +299,11 @@ final class SwitchWritesPhase implements Phase {
     } else if (w.state() != WorkflowState.RUNNING && w.state() != WorkflowState.READS_SWITCHED) {
       reasons.add(
           "the workflow is "
-              + w.state()
-              + ", and writes switch only after the copy is done (RUNNING or READS_SWITCHED)");
+              + w.state().inWords()
+              + ", and writes switch only after the copy is done, from a workflow that is not"
+              + " switching already (next: "
+              + w.state().nextInWords()
+              + ")");
     }
     reasons.addAll(streams.problems(spec.maxLag()));
     String gap = CaptureGaps.refusal(w, "switch writes");

@@ -87,8 +87,13 @@ class WorkflowStateTest {
             IllegalTransitionException.class,
             () -> switched.transition(WorkflowState.CANCELLED, T0));
     assertTrue(
-        e.getMessage().contains("cannot go from WRITES_SWITCHED to CANCELLED"), e.getMessage());
-    assertTrue(e.getMessage().contains("[REVERSING, COMPLETED]"), e.getMessage());
+        e.getMessage().contains("cannot change from WRITES_SWITCHED to CANCELLED"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("it is switched: the targets serve reads and writes"),
+        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("next: complete (retires the sources), or reverse-traffic"),
+        e.getMessage());
   }
 
   @Test
