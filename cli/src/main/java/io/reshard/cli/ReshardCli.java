@@ -1,9 +1,11 @@
 package io.reshard.cli;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -49,8 +51,35 @@ public final class ReshardCli {
    * @return an exit code from {@link ExitCodes}
    */
   public static int run(String... args) {
+    logLevel(args, System.getProperty(DEFAULT_LOG_LEVEL))
+        .ifPresent(l -> System.setProperty(DEFAULT_LOG_LEVEL, l));
     bridgeJavaUtilLogging();
     return newCommandLine().execute(args);
+  }
+
+  /** slf4j-simple's system property for the level of every logger not configured otherwise. */
+  static final String DEFAULT_LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+
+  /**
+   * The default log level this command line needs, if not the one of {@code
+   * simplelogger.properties} (WARN: operator commands print only their own output): INFO for the
+   * daemon ({@code reshard daemon ...}), whose log is its output, unless the JVM was started with a
+   * level of its own ({@code -Dorg.slf4j.simpleLogger.defaultLogLevel}). It is set before the first
+   * logger is made, since slf4j-simple reads the default level once.
+   *
+   * @param args the arguments after {@code reshard}; the verb is the first that is no option (the
+   *     top-level options take no values)
+   * @param configured the level the JVM was started with, or null
+   */
+  static Optional<String> logLevel(String[] args, String configured) {
+    if (configured != null) {
+      return Optional.empty();
+    }
+    return Arrays.stream(args)
+        .filter(a -> !a.startsWith("-"))
+        .findFirst()
+        .filter("daemon"::equals)
+        .map(verb -> "info");
   }
 
   /**
