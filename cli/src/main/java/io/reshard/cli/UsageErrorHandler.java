@@ -1,5 +1,6 @@
 package io.reshard.cli;
 
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
@@ -17,21 +18,46 @@ final class UsageErrorHandler implements IParameterExceptionHandler {
 
   @Override
   public int handleParseException(ParameterException ex, String[] args) throws Exception {
-    CommandLine cmd = ex.getCommandLine();
-    int code = brief(ex, cmd);
+    ParameterException first = unknownOptionFirst(ex);
+    CommandLine cmd = first.getCommandLine();
+    String then = first == ex ? null : "then: " + ex.getMessage();
+    int code = brief(first, cmd, then);
     if (FailureDocument.requested(args) && takesOutput(cmd)) {
-      FailureDocument.print(cmd.getOut(), message(ex, cmd), code);
+      FailureDocument.print(
+          cmd.getOut(), message(first, cmd) + (then == null ? "" : "\n" + then), code);
     }
     return code;
   }
 
   /**
-   * The message, picocli's suggestions for a misspelt name, and where the whole usage is: one
-   * screen of help after every typo hides the message, so it is not printed here.
+   * The error to report first: an unknown option on the failing command wins over the error picocli
+   * raised instead (a missing required option, often the one the unknown option misspells), since
+   * picocli checks required options before it reports what it could not match. Other errors as they
+   * are.
    */
-  private static int brief(ParameterException ex, CommandLine cmd) {
+  static ParameterException unknownOptionFirst(ParameterException ex) {
+    CommandLine cmd = ex.getCommandLine();
+    if (ex instanceof CommandLine.UnmatchedArgumentException || cmd == null) {
+      return ex;
+    }
+    List<String> unmatched = cmd.getUnmatchedArguments();
+    if (unmatched.stream().noneMatch(a -> a.startsWith("-"))) {
+      return ex;
+    }
+    return new CommandLine.UnmatchedArgumentException(cmd, unmatched);
+  }
+
+  /**
+   * The message, the error that comes after it if any ({@code then}, or null), picocli's
+   * suggestions for a misspelt name, and where the whole usage is: one screen of help after every
+   * typo hides the message, so it is not printed here.
+   */
+  private static int brief(ParameterException ex, CommandLine cmd, String then) {
     java.io.PrintWriter err = cmd.getErr();
     err.println(cmd.getColorScheme().errorText(message(ex, cmd)));
+    if (then != null) {
+      err.println(then);
+    }
     if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
       err.println(
           "See `"
