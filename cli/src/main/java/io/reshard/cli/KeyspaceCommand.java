@@ -140,10 +140,10 @@ final class KeyspaceCommand {
         if (names.size() < ranges.size()) {
           throw new CommandLine.ParameterException(
               spec.commandLine(),
-              ranges.size()
-                  + " shards but only "
-                  + names.size()
-                  + " servers "
+              PlanReport.count(ranges.size(), "shard")
+                  + " but only "
+                  + PlanReport.count(names.size(), "server")
+                  + " "
                   + names
                   + "; name more with --servers");
         }

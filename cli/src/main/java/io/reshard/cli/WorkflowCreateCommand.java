@@ -138,8 +138,9 @@ final class WorkflowCreateCommand implements Callable<Integer> {
         copy.isMissingNode()
             ? "copy done"
             : String.format(
-                "copy done: %,d rows at %,d rows/s",
-                copy.path("rows_copied").asLong(), copy.path("rows_per_s").asLong());
+                "copy done: %s at %,d rows/s",
+                PlanReport.count(copy.path("rows_copied").asLong(), "row"),
+                copy.path("rows_per_s").asLong());
     return "workflow "
         + name
         + ": "

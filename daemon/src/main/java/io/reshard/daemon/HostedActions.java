@@ -88,7 +88,10 @@ final class HostedActions {
     }
     int restarted = r.restartDeadStreams();
     if (restarted > 0) {
-      done.add(restarted + " stream(s) whose applier had ended started again");
+      done.add(
+          restarted == 1
+              ? "1 stream whose applier had ended started again"
+              : restarted + " streams whose appliers had ended started again");
     }
     List<String> resumed;
     try {

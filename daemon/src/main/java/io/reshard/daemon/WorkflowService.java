@@ -464,9 +464,10 @@ public final class WorkflowService implements DaemonService, WorkflowActions {
   private static String created(SchemaObjects o) {
     StringBuilder m = new StringBuilder();
     if (o.triggers() == TriggerMode.FOLLOW_WRITES) {
+      int n = o.triggerDefinitions().size();
       m.append("; ")
-          .append(o.triggerDefinitions().size())
-          .append(" trigger(s) follow writes (they stay on the source until writes switch)");
+          .append(n == 1 ? "1 trigger follows" : n + " triggers follow")
+          .append(" writes (they stay on the source until writes switch)");
     }
     if (!o.carried().isEmpty()) {
       m.append("; created on the targets: ").append(String.join(", ", o.carried()));

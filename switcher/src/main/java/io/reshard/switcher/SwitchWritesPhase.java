@@ -262,8 +262,8 @@ final class SwitchWritesPhase implements Phase {
     if (triggers > 0) {
       plan.add(
           "create the "
-              + triggers
-              + " trigger(s) of the moved tables on "
+              + (triggers == 1 ? "trigger" : triggers + " triggers")
+              + " of the moved tables on "
               + MapChanges.names(spec.targets())
               + " and drop them from "
               + MapChanges.names(spec.sources())
