@@ -178,4 +178,25 @@ class KeyspaceCommandIT {
     assertTrue(r.err().contains("cannot map column email"), r.err());
     assertEquals(2, history().size(), "nothing published");
   }
+
+  @Test
+  @Order(5)
+  void anOperatorCommandPrintsItsOwnOutputAndNoInfoLogLines() throws Exception {
+    Path v1 = file("v1-again.json", vschema("channel_id", "xxhash"));
+    // a JVM of its own, as the launcher runs it: its log configuration is the CLI's, not the tests'
+    // (the shard map publisher logs at INFO as it opens and publishes)
+    CliProcess.Run r =
+        CliProcess.run(
+            "keyspace",
+            "set-vschema",
+            "--keyspace",
+            ks,
+            "--vschema",
+            v1.toString(),
+            "--cluster",
+            cluster.dir().toString());
+    assertEquals(ExitCodes.OK, r.exit(), r.err());
+    assertTrue(r.out().contains("shard map version 3 published with the new vschema"), r.out());
+    assertTrue(r.err().lines().noneMatch(l -> l.contains(" INFO ")), "no INFO lines: " + r.err());
+  }
 }
