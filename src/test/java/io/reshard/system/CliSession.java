@@ -10,15 +10,24 @@ import io.reshard.cluster.ClusterDaemon;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.router.EndpointResolver;
 import io.reshard.router.JdbcEndpoint;
+import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapTopic;
 import io.reshard.router.ShardMapTopicConfig;
 import io.reshard.system.ReshardLauncherIT.Run;
 import io.reshard.testkit.TestCluster;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -201,6 +210,85 @@ final class CliSession {
 
   static void assertClean(JsonNode report) {
     assertTrue(report.get("clean").asBoolean(), report.toString());
+  }
+
+  /** A GET on the running daemon's admin endpoint (waiting up to 60 s for one), without a JVM. */
+  JsonNode adminGet(String path) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (ClusterDaemon.running(dir).isEmpty()) {
+      assertTrue(System.nanoTime() < deadline, "the daemon did not start");
+      Thread.sleep(50);
+    }
+    String admin = ClusterDaemon.running(dir).orElseThrow().admin();
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(admin + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(r.body());
+  }
+
+  /** Kills the daemon with SIGKILL once workflow {@code name}'s copy has copied rows. */
+  void killDuringCopy(String name) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      JsonNode w = adminGet("/workflows/" + name);
+      assertEquals("COPYING", w.path("state").asText(), "the copy ended before the kill: " + w);
+      if (w.path("copy").path("rows_copied").asLong() > 0) {
+        break;
+      }
+      assertTrue(System.nanoTime() < deadline, "the copy made no progress: " + w);
+      Thread.sleep(20);
+    }
+    killDaemon();
+  }
+
+  /**
+   * Whether shard {@code shard} serves writes in {@code map}, as {@code shardmap show} gives it.
+   */
+  static boolean servesWrites(JsonNode map, String shard) {
+    for (JsonNode s : map.get("shards")) {
+      if (s.get("name").asText().equals(shard)) {
+        return s.get("serves_writes").asBoolean();
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Every insert of {@code acked} (id -> channel, ids from 9,000,000 on, table {@code messages} of
+   * database {@code db}, hash of the channel) exactly once, on the shard that serves its writes.
+   */
+  void assertAckedOnce(String db, ShardMap map, Map<Long, Long> acked) throws Exception {
+    Map<Long, Integer> seen = new HashMap<>();
+    for (var shard : map.shards()) {
+      if (!shard.servesWrites()) {
+        continue;
+      }
+      try (Connection c = cluster.connect(server(shard.endpoint()));
+          Statement st = c.createStatement();
+          ResultSet rs =
+              st.executeQuery(
+                  "SELECT id, channel_id FROM `" + db + "`.messages WHERE id >= 9000000")) {
+        while (rs.next()) {
+          if (shard.range().contains(SplitLifecycleIT.HASH.keyspaceId(rs.getLong(2)))) {
+            seen.merge(rs.getLong(1), 1, Integer::sum);
+          }
+        }
+      }
+    }
+    List<Long> missing = new ArrayList<>();
+    List<Long> duplicated = new ArrayList<>();
+    for (Long id : acked.keySet()) {
+      int n = seen.getOrDefault(id, 0);
+      if (n == 0) {
+        missing.add(id);
+      } else if (n > 1) {
+        duplicated.add(id);
+      }
+    }
+    assertTrue(missing.isEmpty(), "acknowledged inserts missing: " + missing);
+    assertTrue(duplicated.isEmpty(), "acknowledged inserts duplicated: " + duplicated);
   }
 
   /** The cluster's server named {@code name}. */

@@ -6,31 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.reshard.cluster.ClusterDaemon;
 import io.reshard.cluster.ClusterDescriptor;
 import io.reshard.cluster.Flavor;
 import io.reshard.router.KafkaShardMapSource;
 import io.reshard.router.KeyRange;
 import io.reshard.router.Router;
 import io.reshard.router.RouterConfig;
-import io.reshard.router.ShardMap;
 import io.reshard.system.ReshardLauncherIT.Run;
 import io.reshard.system.WorkflowCliIT.Inserter;
 import io.reshard.testkit.LocalClusterExtension;
 import io.reshard.testkit.TestCluster;
 import io.reshard.testkit.UseFlavor;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -100,7 +89,7 @@ class MySqlCrashWalkIT {
         haltAt("state:COPYING");
         // a real kill -9 in the middle of the copy; then halted once it is done
         ops.startDaemon(NO_STREAM);
-        killDuringCopy(name);
+        ops.killDuringCopy(name);
         haltAt("state:RUNNING");
         ops.startDaemon(NO_STREAM);
         ops.awaitState(name, "RUNNING");
@@ -120,7 +109,9 @@ class MySqlCrashWalkIT {
         JsonNode map =
             JSON.readTree(ops.cli("shardmap", "show", "--keyspace", ks, "--output", "json").out());
         assertTrue(
-            servesWrites(map, "-80") && servesWrites(map, "80-") && !servesWrites(map, "-"),
+            CliSession.servesWrites(map, "-80")
+                && CliSession.servesWrites(map, "80-")
+                && !CliSession.servesWrites(map, "-"),
             map.toString());
         // reverse traffic halted before its journal (rolled back), then after it
         ops.startDaemonHaltingAt("state:REVERSING", NO_STREAM);
@@ -148,7 +139,7 @@ class MySqlCrashWalkIT {
           inserter.acked.size(), inserter.failed.get());
       assertTrue(inserter.acked.size() > 100, "the writer ran: " + inserter.acked.size());
       Thread.sleep(500);
-      assertAckedOnce(maps.current(), inserter.acked);
+      ops.assertAckedOnce(ks, maps.current(), inserter.acked);
     }
   }
 
@@ -177,77 +168,5 @@ class MySqlCrashWalkIT {
         st.execute(sql.toString());
       }
     }
-  }
-
-  private void killDuringCopy(String name) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      JsonNode w = adminGet("/workflows/" + name);
-      assertEquals("COPYING", w.path("state").asText(), "the copy ended before the kill: " + w);
-      if (w.path("copy").path("rows_copied").asLong() > 0) {
-        break;
-      }
-      assertTrue(System.nanoTime() < deadline, "the copy made no progress: " + w);
-      Thread.sleep(20);
-    }
-    ops.killDaemon();
-  }
-
-  /** A GET on the running daemon's admin endpoint, without starting a JVM per call. */
-  private JsonNode adminGet(String path) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (ClusterDaemon.running(cluster.dir()).isEmpty()) {
-      assertTrue(System.nanoTime() < deadline, "the daemon did not start");
-      Thread.sleep(50);
-    }
-    String admin = ClusterDaemon.running(cluster.dir()).orElseThrow().admin();
-    HttpResponse<String> r =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(admin + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
-    return JSON.readTree(r.body());
-  }
-
-  private static boolean servesWrites(JsonNode map, String shard) {
-    for (JsonNode s : map.get("shards")) {
-      if (s.get("name").asText().equals(shard)) {
-        return s.get("serves_writes").asBoolean();
-      }
-    }
-    return false;
-  }
-
-  /** Every acknowledged insert exactly once, on the shard that serves its writes. */
-  private void assertAckedOnce(ShardMap map, Map<Long, Long> acked) throws Exception {
-    Map<Long, Integer> seen = new HashMap<>();
-    for (var shard : map.shards()) {
-      if (!shard.servesWrites()) {
-        continue;
-      }
-      try (Connection c = cluster.connect(ops.server(shard.endpoint()));
-          Statement st = c.createStatement();
-          ResultSet rs =
-              st.executeQuery(
-                  "SELECT id, channel_id FROM `" + ks + "`.messages WHERE id >= 9000000")) {
-        while (rs.next()) {
-          if (shard.range().contains(SplitLifecycleIT.HASH.keyspaceId(rs.getLong(2)))) {
-            seen.merge(rs.getLong(1), 1, Integer::sum);
-          }
-        }
-      }
-    }
-    List<Long> missing = new ArrayList<>();
-    List<Long> duplicated = new ArrayList<>();
-    for (Long id : acked.keySet()) {
-      int n = seen.getOrDefault(id, 0);
-      if (n == 0) {
-        missing.add(id);
-      } else if (n > 1) {
-        duplicated.add(id);
-      }
-    }
-    assertTrue(missing.isEmpty(), "acknowledged inserts missing: " + missing);
-    assertTrue(duplicated.isEmpty(), "acknowledged inserts duplicated: " + duplicated);
   }
 }

@@ -18,7 +18,6 @@ import io.reshard.router.KafkaShardMapSource;
 import io.reshard.router.KeyRange;
 import io.reshard.router.Router;
 import io.reshard.router.RouterConfig;
-import io.reshard.router.ShardMap;
 import io.reshard.router.ShardMapTopic;
 import io.reshard.router.ShardMapTopicConfig;
 import io.reshard.router.StaticShardMapSource;
@@ -74,9 +73,11 @@ class WorkflowCliIT {
   private final Path dir;
   private final String ks;
   private final Path vschema;
+  private final CliSession ops;
 
   WorkflowCliIT(TestCluster cluster) throws Exception {
     this.cluster = cluster;
+    this.ops = new CliSession(cluster);
     this.dir = cluster.dir();
     this.ks = cluster.database();
     this.vschema = Files.createTempFile("vschema", ".json");
@@ -327,9 +328,9 @@ class WorkflowCliIT {
         JsonNode shown =
             JSON.readTree(cli("shardmap", "show", "--keyspace", ks, "--output", "json").out());
         assertTrue(
-            servesWrites(shown, "c0-e0")
-                && servesWrites(shown, "e0-")
-                && !servesWrites(shown, "c0-"),
+            CliSession.servesWrites(shown, "c0-e0")
+                && CliSession.servesWrites(shown, "e0-")
+                && !CliSession.servesWrites(shown, "c0-"),
             shown.toString());
 
         assertEquals(0, cli("workflow", "reverse-traffic", "split").exit());
@@ -431,7 +432,7 @@ class WorkflowCliIT {
         crashAt("state:COPYING");
         // 3: taken up in COPYING, the copy resumes; a real kill -9 in the middle of it
         startDaemon(Map.of());
-        killDuringCopy(name);
+        ops.killDuringCopy(name);
         // 4: the copy resumes again; halted when it is done
         crashAt("state:RUNNING");
         startDaemon(Map.of());
@@ -462,10 +463,10 @@ class WorkflowCliIT {
         JsonNode map =
             JSON.readTree(cli("shardmap", "show", "--keyspace", ks2, "--output", "json").out());
         assertTrue(
-            servesWrites(map, "40-90")
-                && servesWrites(map, "90-c0")
-                && !servesWrites(map, "40-80")
-                && !servesWrites(map, "80-c0"),
+            CliSession.servesWrites(map, "40-90")
+                && CliSession.servesWrites(map, "90-c0")
+                && !CliSession.servesWrites(map, "40-80")
+                && !CliSession.servesWrites(map, "80-c0"),
             map.toString());
         // 7: reverse traffic halted before its journal (rolled back), then after it
         startDaemon(Map.of("RESHARD_FAILPOINT", "state:REVERSING"));
@@ -492,7 +493,7 @@ class WorkflowCliIT {
           "[workflow-cli] crash walk: %d inserts acknowledged, %d failed while the daemon was down%n",
           inserter.acked.size(), inserter.failed.get());
       Thread.sleep(500);
-      assertAckedOnce(ks2, maps.current(), inserter.acked);
+      ops.assertAckedOnce(ks2, maps.current(), inserter.acked);
     }
   }
 
@@ -503,37 +504,10 @@ class WorkflowCliIT {
     awaitDaemonGone();
   }
 
-  private void killDuringCopy(String name) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      JsonNode w = adminGet("/workflows/" + name);
-      assertEquals("COPYING", w.path("state").asText(), "the copy ended before the kill: " + w);
-      if (w.path("copy").path("rows_copied").asLong() > 0) {
-        break;
-      }
-      assertTrue(System.nanoTime() < deadline, "the copy made no progress: " + w);
-      Thread.sleep(20);
-    }
-    long pid = ClusterDaemon.running(dir).orElseThrow().pid();
-    new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor();
-    awaitDaemonGone();
-  }
-
-  /** A GET on the running daemon's admin endpoint, without starting a JVM per call. */
-  private JsonNode adminGet(String path) throws Exception {
-    String admin = ClusterDaemon.running(dir).orElseThrow().admin();
-    var http = java.net.http.HttpClient.newHttpClient();
-    var r =
-        http.send(
-            java.net.http.HttpRequest.newBuilder(java.net.URI.create(admin + path)).build(),
-            java.net.http.HttpResponse.BodyHandlers.ofString());
-    return JSON.readTree(r.body());
-  }
-
   private void awaitCaughtUp(String name) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (true) {
-      JsonNode w = adminGet("/workflows/" + name);
+      JsonNode w = ops.adminGet("/workflows/" + name);
       if (w.path("hosted").asBoolean(false) && w.path("max_lag_ms").asLong(Long.MAX_VALUE) < 1000) {
         return;
       }
@@ -616,7 +590,7 @@ class WorkflowCliIT {
   private JsonNode awaitSettled(String name) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (true) {
-      JsonNode w = adminGet("/workflows/" + name);
+      JsonNode w = ops.adminGet("/workflows/" + name);
       if (w.path("hosted").asBoolean(false)) {
         return w;
       }
@@ -633,15 +607,6 @@ class WorkflowCliIT {
 
   private static void assertClean(JsonNode report) {
     assertTrue(report.get("clean").asBoolean(), report.toString());
-  }
-
-  private static boolean servesWrites(JsonNode map, String shard) {
-    for (JsonNode s : map.get("shards")) {
-      if (s.get("name").asText().equals(shard)) {
-        return s.get("serves_writes").asBoolean();
-      }
-    }
-    return false;
   }
 
   private ShardMapTopicConfig topic() {
@@ -725,43 +690,6 @@ class WorkflowCliIT {
         return rs.next() ? rs.getString(1) : null;
       }
     }
-  }
-
-  /** Every acknowledged insert of the moving range exactly once, on the shard that owns it. */
-  private void assertAckedOnce(String db, ShardMap map, Map<Long, Long> acked) throws Exception {
-    Map<Long, Integer> seen = new HashMap<>();
-    for (var shard : map.shards()) {
-      if (!shard.servesWrites()) {
-        continue;
-      }
-      ClusterDescriptor.Server s =
-          cluster.descriptor().mariadb().stream()
-              .filter(x -> x.name().equals(shard.endpoint()))
-              .findFirst()
-              .orElseThrow();
-      try (Connection c = java.sql.DriverManager.getConnection(s.jdbcUrl(db), s.user(), "");
-          Statement st = c.createStatement();
-          ResultSet rs =
-              st.executeQuery("SELECT id, channel_id FROM messages WHERE id >= 9000000")) {
-        while (rs.next()) {
-          if (shard.range().contains(HASH.keyspaceId(rs.getLong(2)))) {
-            seen.merge(rs.getLong(1), 1, Integer::sum);
-          }
-        }
-      }
-    }
-    List<Long> missing = new ArrayList<>();
-    List<Long> duplicated = new ArrayList<>();
-    for (Long id : acked.keySet()) {
-      int n = seen.getOrDefault(id, 0);
-      if (n == 0) {
-        missing.add(id);
-      } else if (n > 1) {
-        duplicated.add(id);
-      }
-    }
-    assertTrue(missing.isEmpty(), "acknowledged inserts missing: " + missing);
-    assertTrue(duplicated.isEmpty(), "acknowledged inserts duplicated: " + duplicated);
   }
 
   /** Inserts into the moving range through the router; remembers what was acknowledged. */
