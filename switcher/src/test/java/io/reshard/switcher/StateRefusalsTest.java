@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.reshard.router.VSchema;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -19,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class StateRefusalsTest {
   private static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
-  private static final WorkflowSpec SPEC = spec();
+  private static final WorkflowSpec SPEC = WorkflowRecordTest.spec("-", "-80", "80-");
   private static final WorkflowEngine ENGINE =
       new WorkflowEngine(new WorkflowStateTest.MemoryStore(), Clock.fixed(T0, ZoneOffset.UTC));
 
@@ -91,24 +89,5 @@ class StateRefusalsTest {
   private static Workflow at(WorkflowState s) {
     return new Workflow(
         "w", "chat", List.of("-"), List.of("-80", "80-"), s, "1-1-5", null, true, null, T0);
-  }
-
-  private static WorkflowSpec spec() {
-    return new WorkflowSpec(
-        "w",
-        "chat",
-        VSchema.parse("{\"sharded\": true, \"vindexes\": {}, \"tables\": {}}"),
-        List.of(server("-")),
-        List.of(server("-80"), server("80-")),
-        "127.0.0.1:9092",
-        "reshard",
-        "reshard.shardmaps",
-        Duration.ofSeconds(5),
-        Duration.ofSeconds(2),
-        Duration.ofSeconds(30));
-  }
-
-  private static ShardServer server(String shard) {
-    return new ShardServer(shard, "db", "127.0.0.1", 3306, "root", "", 1);
   }
 }

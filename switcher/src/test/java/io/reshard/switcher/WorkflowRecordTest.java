@@ -112,7 +112,8 @@ class WorkflowRecordTest {
         "a target equal to the source has a reason of its own");
   }
 
-  private static WorkflowSpec spec(String source, String... targets) {
+  /** A spec of workflow {@code w} of keyspace {@code chat}, one server per shard, for tests. */
+  static WorkflowSpec spec(String source, String... targets) {
     return new WorkflowSpec(
         "w",
         "chat",
