@@ -260,6 +260,9 @@ public final class LocalCluster {
       long pid = server.start();
       state.serverStarted(index, pid);
       out.accept(line(s.name(), s.role(), s.port(), pid, action));
+      if (action == Action.RESTARTED) {
+        RestartFence.restore(s).ifPresent(what -> out.accept(String.format("%-6s %s", s.name(), what)));
+      }
     } catch (IOException e) {
       throw new ClusterException(
           ClusterException.Kind.START_FAILED,

@@ -174,6 +174,15 @@ class LocalClusterIT {
       s.execute("CREATE DATABASE IF NOT EXISTS it");
       s.execute("CREATE TABLE it.kept (id INT PRIMARY KEY) ENGINE=InnoDB");
       s.execute("INSERT INTO it.kept VALUES (7), (8)");
+      // a fenced shard, as a write switch leaves its source
+      s.execute(
+          "CREATE DATABASE IF NOT EXISTS _reshard");
+      s.execute(
+          "CREATE TABLE _reshard.fence (keyspace VARBINARY(64) NOT NULL, shard VARBINARY(64) NOT"
+              + " NULL, epoch BIGINT NOT NULL, writable TINYINT NOT NULL, PRIMARY KEY (keyspace,"
+              + " shard)) ENGINE=InnoDB");
+      s.execute("INSERT INTO _reshard.fence VALUES ('it', '-80', 2, 0)");
+      s.execute("SET GLOBAL read_only = ON");
     }
     ProcessHandle.of(db1.pid()).orElseThrow().destroyForcibly();
     waitUntil(() -> !OsProcesses.commandLine(db1.pid()).isPresent(), Duration.ofSeconds(10));
@@ -188,11 +197,29 @@ class LocalClusterIT {
         again.stream().filter(l -> !l.startsWith("db1")).allMatch(l -> l.endsWith("reused")),
         again.toString());
     assertNotEquals(db1.pid(), d.shards().get(0).pid());
+    assertTrue(
+        again.stream().anyMatch(l -> l.startsWith("db1") && l.contains("read_only again")),
+        again.toString());
     try (Connection c = connect(d.shards().get(0));
         Statement s = c.createStatement()) {
       assertEquals("2", scalar(s, "SELECT COUNT(*) FROM it.kept"));
+      assertEquals("1", scalar(s, "SELECT @@GLOBAL.read_only"), "fenced: read_only again");
+      s.execute("UPDATE _reshard.fence SET writable = 1"); // the shard opened again
     }
     cluster = d;
+    // a server whose fence rows leave a shard writable comes back as it starts: writable
+    ClusterDescriptor.Server restarted = d.shards().get(0);
+    ProcessHandle.of(restarted.pid()).orElseThrow().destroyForcibly();
+    waitUntil(
+        () -> !OsProcesses.commandLine(restarted.pid()).isPresent(), Duration.ofSeconds(10));
+    List<String> third = new ArrayList<>();
+    cluster = LocalCluster.up(new ClusterSpec(dir, 2, 1, 1024, 2000), third::add);
+    assertTrue(third.stream().noneMatch(l -> l.contains("read_only")), third.toString());
+    try (Connection c = connect(cluster.shards().get(0));
+        Statement s = c.createStatement()) {
+      assertEquals("0", scalar(s, "SELECT @@GLOBAL.read_only"), "a writable shard on it");
+      s.execute("DROP DATABASE _reshard");
+    }
   }
 
   @Test
