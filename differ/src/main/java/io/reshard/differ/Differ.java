@@ -218,7 +218,8 @@ public final class Differ {
               + e.getSQLState()
               + "): "
               + e.getMessage()
-              + "; run the diff again with resume to continue after the last saved chunk",
+              + "; run the diff again once every server answers"
+              + (config.resume() ? " (it continues after the last saved chunk)" : ""),
           e);
     } finally {
       pool.shutdownNow();

@@ -261,7 +261,8 @@ public final class LocalCluster {
       state.serverStarted(index, pid);
       out.accept(line(s.name(), s.role(), s.port(), pid, action));
       if (action == Action.RESTARTED) {
-        RestartFence.restore(s).ifPresent(what -> out.accept(String.format("%-6s %s", s.name(), what)));
+        RestartFence.restore(s)
+            .ifPresent(what -> out.accept(String.format("%-6s %s", s.name(), what)));
       }
     } catch (IOException e) {
       throw new ClusterException(

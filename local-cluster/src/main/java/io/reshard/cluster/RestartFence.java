@@ -24,8 +24,8 @@ final class RestartFence {
   /**
    * Sets {@code server} {@code read_only} if its fence rows hold no writable shard.
    *
-   * @return what it did, for the cluster's output, or empty if it left the server as it started
-   *     (no fence rows, or a writable shard among them)
+   * @return what it did, for the cluster's output, or empty if it left the server as it started (no
+   *     fence rows, or a writable shard among them)
    */
   static Optional<String> restore(ClusterDescriptor.Server server) {
     String url = server.jdbcUrl("") + "?connectTimeout=2000&socketTimeout=10000";

@@ -175,8 +175,7 @@ class LocalClusterIT {
       s.execute("CREATE TABLE it.kept (id INT PRIMARY KEY) ENGINE=InnoDB");
       s.execute("INSERT INTO it.kept VALUES (7), (8)");
       // a fenced shard, as a write switch leaves its source
-      s.execute(
-          "CREATE DATABASE IF NOT EXISTS _reshard");
+      s.execute("CREATE DATABASE IF NOT EXISTS _reshard");
       s.execute(
           "CREATE TABLE _reshard.fence (keyspace VARBINARY(64) NOT NULL, shard VARBINARY(64) NOT"
               + " NULL, epoch BIGINT NOT NULL, writable TINYINT NOT NULL, PRIMARY KEY (keyspace,"
@@ -210,8 +209,7 @@ class LocalClusterIT {
     // a server whose fence rows leave a shard writable comes back as it starts: writable
     ClusterDescriptor.Server restarted = d.shards().get(0);
     ProcessHandle.of(restarted.pid()).orElseThrow().destroyForcibly();
-    waitUntil(
-        () -> !OsProcesses.commandLine(restarted.pid()).isPresent(), Duration.ofSeconds(10));
+    waitUntil(() -> !OsProcesses.commandLine(restarted.pid()).isPresent(), Duration.ofSeconds(10));
     List<String> third = new ArrayList<>();
     cluster = LocalCluster.up(new ClusterSpec(dir, 2, 1, 1024, 2000), third::add);
     assertTrue(third.stream().noneMatch(l -> l.contains("read_only")), third.toString());
