@@ -19,6 +19,12 @@ import java.util.Optional;
  * Stateless.
  */
 final class RestartFence {
+  /** {@code ER_NO_SUCH_TABLE}. */
+  private static final int NO_SUCH_TABLE = 1146;
+
+  /** {@code ER_BAD_DB_ERROR}. */
+  private static final int NO_SUCH_DATABASE = 1049;
+
   private RestartFence() {}
 
   /**
@@ -39,7 +45,10 @@ final class RestartFence {
         rows = rs.getLong(1);
         writable = rs.getLong(2);
       } catch (SQLException e) {
-        return Optional.empty(); // no _reshard.fence: the server holds no shard of reshard's
+        if (e.getErrorCode() == NO_SUCH_TABLE || e.getErrorCode() == NO_SUCH_DATABASE) {
+          return Optional.empty(); // no _reshard.fence: the server holds no shard of reshard's
+        }
+        throw e;
       }
       if (rows == 0 || writable > 0) {
         return Optional.empty();
