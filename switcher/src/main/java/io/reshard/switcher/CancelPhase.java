@@ -45,8 +45,8 @@ final class CancelPhase implements Phase {
                   name(),
                   spec.name(),
                   w.state().writesHaveMoved()
-                      ? "a workflow whose writes have moved is cancelled only after"
-                          + " reverse-traffic has moved them back"
+                      ? "after a write switch a workflow is cancelled only once"
+                          + " reverse-traffic has moved the writes back"
                       : null));
     }
     streams.freeze(streams.forward());

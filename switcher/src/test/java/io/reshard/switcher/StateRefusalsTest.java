@@ -48,7 +48,8 @@ class StateRefusalsTest {
     String m =
         refusal(
             () -> new CancelPhase(SPEC, null, ENGINE, null).run(at(WorkflowState.WRITES_SWITCHED)));
-    assertTrue(m.contains("only after reverse-traffic has moved them back"), m);
+    assertTrue(
+        m.contains("after a write switch a workflow is cancelled only once reverse-traffic"), m);
     assertTrue(m.contains("next: complete (retires the sources), or reverse-traffic"), m);
     assertNoStateNames(m);
   }
