@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -180,17 +181,7 @@ public final class CaptureRegistry implements AutoCloseable {
 
   /** What keeps the capture of {@code keyspace/shard} from committing, or empty. */
   Optional<String> trouble(String keyspace, String shard) {
-    String k = key(keyspace, shard);
-    Supplier<Optional<String>> t;
-    Started e;
-    synchronized (this) {
-      t = troubles.get(k);
-      e = owned.get(k);
-    }
-    if (t != null) {
-      return t.get();
-    }
-    return e == null ? Optional.empty() : e.trouble();
+    return condition(troubles, Started::trouble, keyspace, shard);
   }
 
   /**
@@ -199,17 +190,30 @@ public final class CaptureRegistry implements AutoCloseable {
    * meanwhile, so its streams' lag (measured against what was published) cannot show it.
    */
   public Optional<String> failure(String keyspace, String shard) {
+    return condition(failures, Started::failure, keyspace, shard);
+  }
+
+  /**
+   * A condition of the capture of {@code keyspace/shard}: read from {@code registered} for a
+   * capture run elsewhere, from {@code own} for one this registry started, empty for one not known
+   * here. The supplier is called outside the registry's lock.
+   */
+  private Optional<String> condition(
+      Map<String, Supplier<Optional<String>>> registered,
+      Function<Started, Optional<String>> own,
+      String keyspace,
+      String shard) {
     String k = key(keyspace, shard);
-    Supplier<Optional<String>> f;
+    Supplier<Optional<String>> r;
     Started e;
     synchronized (this) {
-      f = failures.get(k);
+      r = registered.get(k);
       e = owned.get(k);
     }
-    if (f != null) {
-      return f.get();
+    if (r != null) {
+      return r.get();
     }
-    return e == null ? Optional.empty() : e.failure();
+    return e == null ? Optional.empty() : own.apply(e);
   }
 
   /**
